@@ -1,0 +1,451 @@
+//! The [`Game`] trait and the small types every game shares: [`Player`], [`Outcome`],
+//! [`MoveList`] and the [`Score`] bound on evaluations.
+
+use std::fmt::{self, Debug};
+use std::ops::{Add, Neg, Sub};
+
+use num_traits::{Bounded, NumCast, Zero};
+use smallvec::SmallVec;
+
+/// A seat at the table: player 0 moves first, then 1, and so on up to `num_players() - 1`.
+///
+/// ```
+/// use ply::Player;
+/// let p = Player::new(1);
+/// assert_eq!(p.index(), 1);
+/// assert_eq!(p.next(3), Player::new(2));
+/// assert_eq!(Player::new(2).next(3), Player::new(0));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The first player (the one who moves first in most games).
+    pub const FIRST: Player = Player(0);
+    /// The second player.
+    pub const SECOND: Player = Player(1);
+
+    /// The player with this seat index.
+    ///
+    /// # Panics
+    /// If `index` does not fit in a `u8` (no game has 256 players).
+    #[inline]
+    pub const fn new(index: usize) -> Player {
+        assert!(index < 256, "player index out of range");
+        Player(index as u8)
+    }
+
+    /// The seat index, `0..num_players`.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The player after this one in a game of `num_players`.
+    #[inline]
+    pub const fn next(self, num_players: usize) -> Player {
+        Player(((self.0 as usize + 1) % num_players) as u8)
+    }
+
+    /// The other player of a two-player game.
+    #[inline]
+    pub const fn opponent(self) -> Player {
+        Player(self.0 ^ 1)
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.0 + 1)
+    }
+}
+
+/// How many moves a [`MoveList`] holds before it spills to the heap.
+///
+/// 64 covers the start and middle game of every bundled ruleset; lists that spill keep their
+/// heap buffer when cleared, and search reuses one list per ply, so a spill costs one allocation
+/// per ply of the search, not one per node.
+pub const MOVE_LIST_INLINE: usize = 64;
+
+/// The caller-owned buffer that [`Game::generate_moves`] fills.
+pub type MoveList<M> = SmallVec<[M; MOVE_LIST_INLINE]>;
+
+/// The result of a finished game, for every player.
+///
+/// Two-player games usually report [`Outcome::Winner`] or [`Outcome::Draw`]; games that end
+/// with a score per player (Reversi disc counts) report [`Outcome::Scores`], from which ranks
+/// and rewards are derived (higher is better, equal scores share a rank).
+#[derive(Clone, PartialEq, Debug)]
+pub enum Outcome {
+    /// One player won; every other player lost.
+    Winner(Player),
+    /// Nobody won.
+    Draw,
+    /// A final score for each player, indexed by seat; higher is better.
+    Scores(SmallVec<[i32; 4]>),
+}
+
+impl Outcome {
+    /// The outcome for a game with one score per seat.
+    pub fn from_scores(scores: &[i32]) -> Outcome {
+        Outcome::Scores(scores.iter().copied().collect())
+    }
+
+    /// `player`'s rank, 1 for the best; tied players share the mean of their places
+    /// (two players tied for first both get 1.5).
+    pub fn rank(&self, player: Player, num_players: usize) -> f64 {
+        match self {
+            Outcome::Winner(w) if *w == player => 1.0,
+            // The losers share places 2..=n.
+            Outcome::Winner(_) => (2 + num_players) as f64 / 2.0,
+            Outcome::Draw => (1 + num_players) as f64 / 2.0,
+            Outcome::Scores(s) => {
+                let mine = s[player.index()];
+                let better = s.iter().filter(|&&x| x > mine).count();
+                let equal = s.iter().filter(|&&x| x == mine).count();
+                better as f64 + (1 + equal) as f64 / 2.0
+            }
+        }
+    }
+
+    /// `player`'s reward in `[0, 1]`: 1 for sole first place, 0 for sole last place, linear in
+    /// the rank between. With two players this is 1 for a win, 0.5 for a draw and 0 for a loss.
+    pub fn reward(&self, player: Player, num_players: usize) -> f64 {
+        if num_players <= 1 {
+            return match self {
+                Outcome::Winner(_) => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::Scores(s) => {
+                    if s[0] > 0 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+            };
+        }
+        (num_players as f64 - self.rank(player, num_players)) / (num_players as f64 - 1.0)
+    }
+
+    /// `player`'s score minus the best score among the other players (for [`Outcome::Scores`]);
+    /// +1, 0 or -1 for a win, draw or loss otherwise. Used where a search maximises the margin,
+    /// such as exact Othello endgame solving.
+    pub fn margin(&self, player: Player) -> i32 {
+        match self {
+            Outcome::Winner(w) => {
+                if *w == player {
+                    1
+                } else {
+                    -1
+                }
+            }
+            Outcome::Draw => 0,
+            Outcome::Scores(s) => {
+                let mine = s[player.index()];
+                let best_other = s
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != player.index())
+                    .map(|(_, &x)| x)
+                    .max()
+                    .unwrap_or(0);
+                mine - best_other
+            }
+        }
+    }
+}
+
+/// The longest distance to a proven end that a [`Score`] can express; longer ones saturate.
+pub const MAX_MATE_PLIES: u32 = 1000;
+
+/// The numeric type of a game's heuristic evaluation (`i32`, `i64`, `f32`, `f64`, ...).
+///
+/// Search needs the arithmetic of [`num_traits`] plus a range for proven results: every
+/// heuristic value must lie strictly inside `(-Score::WIN_RANGE, Score::WIN_RANGE)` so that a
+/// proven win ([`Score::win_in`]) always outranks any evaluation.
+pub trait Score:
+    Copy
+    + PartialOrd
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Zero
+    + Bounded
+    + NumCast
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+{
+    /// The value of a win in zero plies; a win in `n` plies is `WIN - n`.
+    const WIN: Self;
+    /// Evaluations must stay below this magnitude; anything at or above it is a proven result.
+    const WIN_RANGE: Self;
+
+    /// The value of a win `plies` plies from now (shorter wins are larger).
+    fn win_in(plies: u32) -> Self;
+
+    /// Converts to `f64` for reports and MCTS rewards.
+    fn to_f64(self) -> f64;
+
+    /// Converts from `f64`, rounding toward zero for integer types and saturating at the
+    /// type's range.
+    fn from_f64(value: f64) -> Self;
+
+    /// True if this value is a proven win or loss rather than a heuristic.
+    fn is_proven(self) -> bool {
+        self >= Self::WIN_RANGE || self <= -Self::WIN_RANGE
+    }
+
+    /// For a proven result, the number of plies to the end of the game.
+    fn plies_to_end(self) -> Option<u32> {
+        if !self.is_proven() {
+            return None;
+        }
+        let magnitude = if self < Self::zero() { -self } else { self };
+        Some((Self::WIN - magnitude).to_f64().round().max(0.0) as u32)
+    }
+}
+
+macro_rules! impl_score_int {
+    ($($t:ty),*) => {$(
+        impl Score for $t {
+            const WIN: Self = <$t>::MAX / 4;
+            const WIN_RANGE: Self = <$t>::MAX / 4 - MAX_MATE_PLIES as $t;
+            #[inline]
+            fn win_in(plies: u32) -> Self {
+                Self::WIN - (plies.min(MAX_MATE_PLIES) as $t)
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn from_f64(value: f64) -> Self {
+                // `as` saturates at the type's range and maps NaN to zero.
+                value as $t
+            }
+        }
+    )*};
+}
+impl_score_int!(i16, i32, i64);
+
+macro_rules! impl_score_float {
+    ($($t:ty),*) => {$(
+        impl Score for $t {
+            const WIN: Self = 1.0e9;
+            const WIN_RANGE: Self = 1.0e9 - MAX_MATE_PLIES as $t;
+            #[inline]
+            fn win_in(plies: u32) -> Self {
+                Self::WIN - (plies.min(MAX_MATE_PLIES) as $t)
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn from_f64(value: f64) -> Self {
+                value as $t
+            }
+        }
+    )*};
+}
+impl_score_float!(f32, f64);
+
+/// The rules of a turn-based, perfect-information game for one or more players.
+///
+/// A `Game` value is a rules object: board size, player count and rule flags are runtime
+/// fields of `self`, and every method takes `&self`. Positions are [`Game::State`] values;
+/// moves are small `Copy` values of [`Game::Move`].
+///
+/// # Copy-make
+///
+/// [`Game::apply`] changes a state in place; search copies the parent first (copy-make). The
+/// bundled rulesets keep their states to a few dozen bytes of bitboards, for which a copy is
+/// cheaper than recording and replaying undo information, and copy-make lets MCTS and
+/// parallel search share states without an undo stack. History that does not fit in a small
+/// state (repeated positions) is kept outside it: see [`Game::hash`] and
+/// [`Game::repetition_limit`].
+///
+/// # Contract
+///
+/// Every implementation guarantees, and [`crate::testing`] checks on random games:
+///
+/// 1. `generate_moves` clears the list and fills it with every legal move, each once, in a
+///    deterministic order (the same state always gives the same list). It never allocates
+///    beyond the list's own growth.
+/// 2. A state is terminal exactly when it has no legal move: `outcome(s).is_some()` if and only
+///    if `generate_moves(s)` is empty. A game where a player must pass generates an explicit
+///    pass move.
+/// 3. `apply` with a move from the current list never panics and produces a valid state.
+///    Applying a move that was not generated is a contract break: it may panic or produce a
+///    nonsense state, but it is never undefined behaviour.
+/// 4. `outcome` is well formed: a [`Outcome::Winner`] names a seat below `num_players()`, and
+///    [`Outcome::Scores`] has exactly `num_players()` entries.
+/// 5. `to_move` is a seat below `num_players()`.
+/// 6. `evaluate` is finite and strictly inside `±Score::WIN_RANGE` for every state and player.
+/// 7. If `hash` returns `Some` for one state it returns `Some` for all; equal states have equal
+///    hashes, and the hash covers everything the rules depend on (including the player to
+///    move), so different hashes mean different states and a hash collision between positions
+///    reached in play is rare (a 64-bit Zobrist hash).
+/// 8. Cloned states are independent: applying a move to a clone leaves the original as it was.
+/// 9. Every game ends: from any state, every sequence of legal moves reaches a terminal state
+///    (a move counter in the state is the usual way to guarantee this).
+///
+/// # Example
+///
+/// The tutorial game [`crate::games::ConnectFour`] implements this trait in about 150 lines:
+///
+/// ```
+/// use ply::{Game, MoveList};
+/// use ply::games::ConnectFour;
+///
+/// let game = ConnectFour::standard();
+/// let mut state = game.initial_state();
+/// let mut moves = MoveList::new();
+/// game.generate_moves(&state, &mut moves);
+/// assert_eq!(moves.len(), 7);
+/// game.apply(&mut state, moves[3]);
+/// assert!(game.outcome(&state).is_none());
+/// ```
+pub trait Game {
+    /// A position: everything the rules need to continue the game.
+    type State: Clone + Eq + Debug + Send + Sync + 'static;
+    /// A move. Small and `Copy`; it may carry precomputed data (captured squares) to make
+    /// `apply` fast and equality exact.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    /// The numeric type of [`Game::evaluate`].
+    type Score: Score;
+
+    /// The start position under these rules.
+    fn initial_state(&self) -> Self::State;
+
+    /// How many players take part (1 or more).
+    fn num_players(&self) -> usize;
+
+    /// The player whose turn it is in `state`.
+    fn to_move(&self, state: &Self::State) -> Player;
+
+    /// Clears `moves` and writes every legal move of `state` into it (empty when terminal).
+    fn generate_moves(&self, state: &Self::State, moves: &mut MoveList<Self::Move>);
+
+    /// Plays `mv`, which must be a legal move of `state`, changing `state` in place.
+    fn apply(&self, state: &mut Self::State, mv: Self::Move);
+
+    /// The result if `state` is terminal, `None` while the game goes on.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// A heuristic value of a non-terminal `state` from `player`'s point of view: larger is
+    /// better for `player`. Two-player zero-sum games should make `evaluate(s, p) ==
+    /// -evaluate(s, p.opponent())`.
+    fn evaluate(&self, state: &Self::State, player: Player) -> Self::Score;
+
+    /// A 64-bit hash of `state` (Zobrist style), or `None` if the game does not provide one.
+    /// Transposition tables and repetition detection are off without it.
+    fn hash(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// Whether `state` is quiet enough to evaluate. Search does not stop at a state that is not
+    /// quiet (a capture is pending and must be played): it keeps searching every legal move
+    /// there, up to a quiescence depth limit. The default treats every state as quiet.
+    fn is_quiet(&self, _state: &Self::State) -> bool {
+        true
+    }
+
+    /// How many times the same position (equal [`Game::hash`]) may occur in a game before it
+    /// is drawn: `Some(3)` for threefold repetition, `None` (the default) when the rules have no
+    /// repetition draw. Repetition depends on the game's history, which the state does not
+    /// hold: [`crate::Record`] applies the rule in play and search treats a repetition inside
+    /// its own tree as a draw.
+    fn repetition_limit(&self) -> Option<u32> {
+        None
+    }
+
+    /// The number of legal moves of `state`. Perft uses it for bulk counting at the last ply;
+    /// a ruleset can override it with a faster count that builds no list.
+    fn count_moves(&self, state: &Self::State) -> u64 {
+        let mut moves = MoveList::new();
+        self.generate_moves(state, &mut moves);
+        moves.len() as u64
+    }
+}
+
+/// Text forms of moves and positions, for games that have them.
+///
+/// Move notation may depend on the position (a short capture form can be ambiguous), so moves
+/// are formatted and parsed against a state. Implementations usually delegate to the ruleset's
+/// own `Display`/`FromStr` types. [`crate::testing`] checks that formatting then parsing gives
+/// back the same move and position.
+pub trait Notation: Game {
+    /// The error for text that is not a move or position of this game.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// The standard text of `mv`, a legal move of `state`.
+    fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
+
+    /// Reads a legal move of `state` from `text`.
+    ///
+    /// # Errors
+    /// If `text` is malformed, or names no legal move of `state`, or is ambiguous.
+    fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, Self::Error>;
+
+    /// The standard text of a position (FEN or the game's equivalent).
+    fn format_state(&self, state: &Self::State) -> String;
+
+    /// Reads a position of this game from `text`.
+    ///
+    /// # Errors
+    /// If `text` is malformed or describes a position these rules cannot have.
+    fn parse_state(&self, text: &str) -> Result<Self::State, Self::Error>;
+
+    /// A multi-line picture of `state` for a terminal, with coordinates, marking the squares
+    /// of `last_move` (the move that led to `state`) if given. With `color` the picture may use
+    /// ANSI colours; without, it must be plain text. The default prints
+    /// [`Notation::format_state`].
+    fn render(&self, state: &Self::State, last_move: Option<Self::Move>, color: bool) -> String {
+        let _ = (last_move, color);
+        self.format_state(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_ties() {
+        let o = Outcome::from_scores(&[10, 20, 20, 5]);
+        assert_eq!(o.rank(Player(1), 4), 1.5);
+        assert_eq!(o.rank(Player(2), 4), 1.5);
+        assert_eq!(o.rank(Player(0), 4), 3.0);
+        assert_eq!(o.rank(Player(3), 4), 4.0);
+        assert_eq!(o.reward(Player(3), 4), 0.0);
+        assert_eq!(o.reward(Player(1), 4), (4.0 - 1.5) / 3.0);
+    }
+
+    #[test]
+    fn two_player_rewards() {
+        assert_eq!(Outcome::Winner(Player(0)).reward(Player(0), 2), 1.0);
+        assert_eq!(Outcome::Winner(Player(0)).reward(Player(1), 2), 0.0);
+        assert_eq!(Outcome::Draw.reward(Player(1), 2), 0.5);
+        assert_eq!(Outcome::from_scores(&[40, 24]).margin(Player(1)), -16);
+    }
+
+    #[test]
+    fn rewards_sum_to_constant() {
+        let o = Outcome::from_scores(&[3, 1, 3]);
+        let total: f64 = (0..3).map(|p| o.reward(Player::new(p), 3)).sum();
+        assert!((total - 1.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn proven_scores() {
+        assert!(i32::win_in(3).is_proven());
+        assert!(i32::win_in(3) > i32::win_in(5));
+        assert_eq!(i32::win_in(7).plies_to_end(), Some(7));
+        assert_eq!((-f64::win_in(4)).plies_to_end(), Some(4));
+        assert!(!1000i32.is_proven());
+        assert_eq!(i16::from_f64(1e9), i16::MAX);
+    }
+}

@@ -1,0 +1,5 @@
+//! Placeholder.
+/// Placeholder.
+pub struct ConnectFour;
+/// Placeholder.
+pub struct ConnectFourState;

@@ -1,0 +1,5 @@
+//! Placeholder.
+/// Placeholder.
+pub struct ThreeHeaps;
+/// Placeholder.
+pub struct ThreeHeapsState;

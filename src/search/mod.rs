@@ -1,0 +1,308 @@
+//! The search library: one [`Agent`] interface implemented by every algorithm, so that any
+//! two can play each other on any [`Game`].
+//!
+//! | module | algorithms |
+//! |---|---|
+//! | [`alphabeta`] | negamax with PVS, iterative deepening, transposition table, move ordering, aspiration windows, quiescence (two players, zero-sum) |
+//! | [`multiplayer`] | N-player alpha-beta with paranoid, max^n (shallow pruning) and best-reply opponent models |
+//! | [`mcts`] | UCT with N-player rewards, rollouts with an optional evaluation cut-off, MCTS-Solver, tree reuse, root parallelism |
+//! | [`baseline`] | uniformly random and greedy (best one-ply evaluation) |
+//!
+//! Every search takes a [`Budget`] (depth, nodes, time, iterations, a clock, an external stop
+//! flag: any combination, whichever is reached first) and returns a [`SearchReport`].
+//!
+//! ```
+//! use ply::{Game, search::{Agent, Budget, Position}};
+//! use ply::search::alphabeta::AlphaBeta;
+//! use ply::games::TicTacToe;
+//!
+//! let game = TicTacToe;
+//! let state = game.initial_state();
+//! let mut agent = AlphaBeta::new();
+//! let report = agent.choose(&game, Position::new(&state), &Budget::depth(9)).unwrap();
+//! assert_eq!(report.value, ply::search::Value::Draw);
+//! ```
+
+pub mod alphabeta;
+pub mod baseline;
+pub mod mcts;
+pub mod multiplayer;
+mod time;
+pub mod tt;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::game::Game;
+
+pub use time::{Clock, Deadline};
+
+/// What an agent may spend on one move. Every limit that is set applies; the search stops at
+/// the first one reached. A budget with no limit at all is a contract break for searches that
+/// would never end (they treat it as depth 1 / 1000 iterations and say so in the report).
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Deepest iteration (plies) for tree searches.
+    pub depth: Option<u32>,
+    /// Most nodes (alpha-beta) or playout steps.
+    pub nodes: Option<u64>,
+    /// Wall-clock time for this move.
+    pub time: Option<Duration>,
+    /// Most MCTS iterations (playouts).
+    pub iterations: Option<u64>,
+    /// The game clock: the search derives its own time for this move from it.
+    pub clock: Option<Clock>,
+    /// Set from another thread to stop the search; it answers with the best move so far.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// A budget limited by search depth.
+    pub fn depth(depth: u32) -> Budget {
+        Budget { depth: Some(depth), ..Budget::default() }
+    }
+
+    /// A budget limited by wall-clock time.
+    pub fn time(time: Duration) -> Budget {
+        Budget { time: Some(time), ..Budget::default() }
+    }
+
+    /// A budget limited by node count.
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget { nodes: Some(nodes), ..Budget::default() }
+    }
+
+    /// A budget limited by MCTS iterations.
+    pub fn iterations(iterations: u64) -> Budget {
+        Budget { iterations: Some(iterations), ..Budget::default() }
+    }
+
+    /// A budget limited by the game clock.
+    pub fn clock(clock: Clock) -> Budget {
+        Budget { clock: Some(clock), ..Budget::default() }
+    }
+
+    /// This budget with a depth limit as well.
+    pub fn with_depth(mut self, depth: u32) -> Budget {
+        self.depth = Some(depth);
+        self
+    }
+
+    /// This budget with a node limit as well.
+    pub fn with_nodes(mut self, nodes: u64) -> Budget {
+        self.nodes = Some(nodes);
+        self
+    }
+
+    /// This budget with a time limit as well.
+    pub fn with_time(mut self, time: Duration) -> Budget {
+        self.time = Some(time);
+        self
+    }
+
+    /// This budget with an iteration limit as well.
+    pub fn with_iterations(mut self, iterations: u64) -> Budget {
+        self.iterations = Some(iterations);
+        self
+    }
+
+    /// This budget with an external stop flag.
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Budget {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// True if the external stop flag is set.
+    #[inline]
+    pub fn stop_requested(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// True if no limit at all is set.
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.time.is_none()
+            && self.iterations.is_none()
+            && self.clock.is_none()
+    }
+}
+
+/// The position an agent is asked to move in: the state plus the hashes of the positions
+/// that led to it (oldest first, the current one last), so searches can recognise
+/// repetitions. [`crate::Record::hashes`] gives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Position<'a, S> {
+    /// The current state.
+    pub state: &'a S,
+    /// Hashes of the game's positions so far, the current one last; may be empty.
+    pub history: &'a [u64],
+}
+
+impl<'a, S> Position<'a, S> {
+    /// A position with no history.
+    pub fn new(state: &'a S) -> Self {
+        Position { state, history: &[] }
+    }
+
+    /// A position with the hashes of the game so far.
+    pub fn with_history(state: &'a S, history: &'a [u64]) -> Self {
+        Position { state, history }
+    }
+}
+
+/// The value a search gives its chosen move, from the point of view of the player to move.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Value {
+    /// A heuristic score in the game's evaluation units (alpha-beta family).
+    Heuristic(f64),
+    /// An expected reward in `[0, 1]` (MCTS: 1 is a sure win, 0 a sure loss).
+    Reward(f64),
+    /// A proven win in this many plies.
+    Win(u32),
+    /// A proven loss in this many plies.
+    Loss(u32),
+    /// A proven draw.
+    Draw,
+    /// No value (random agent, or a single legal move answered at once).
+    Unknown,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Heuristic(v) => write!(f, "{v:+.0}"),
+            Value::Reward(r) => write!(f, "{:.1}%", r * 100.0),
+            Value::Win(n) => write!(f, "win in {n}"),
+            Value::Loss(n) => write!(f, "loss in {n}"),
+            Value::Draw => f.write_str("draw"),
+            Value::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// What a search found and what it cost.
+#[derive(Clone, Debug)]
+pub struct SearchReport<M> {
+    /// The move to play.
+    pub best_move: M,
+    /// Its value for the player to move.
+    pub value: Value,
+    /// The principal variation, starting with `best_move` (just `best_move` where the
+    /// algorithm has none).
+    pub pv: Vec<M>,
+    /// Depth of the last completed iteration (alpha-beta) or of the deepest tree line (MCTS).
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Nodes visited (alpha-beta) or tree nodes expanded plus rollout plies (MCTS).
+    pub nodes: u64,
+    /// MCTS iterations (0 for other searches).
+    pub iterations: u64,
+    /// Wall-clock time spent.
+    pub elapsed: Duration,
+}
+
+impl<M> SearchReport<M> {
+    /// A report for a move chosen without search (the only legal move, or a random one).
+    pub fn instant(best_move: M, elapsed: Duration) -> Self
+    where
+        M: Copy,
+    {
+        SearchReport {
+            best_move,
+            value: Value::Unknown,
+            pv: vec![best_move],
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            iterations: 0,
+            elapsed,
+        }
+    }
+
+    /// Nodes per second (0 when no time was measured).
+    pub fn nps(&self) -> f64 {
+        per_second(self.nodes, self.elapsed)
+    }
+
+    /// Iterations per second (0 when no time was measured).
+    pub fn ips(&self) -> f64 {
+        per_second(self.iterations, self.elapsed)
+    }
+}
+
+fn per_second(count: u64, elapsed: Duration) -> f64 {
+    let s = elapsed.as_secs_f64();
+    if s > 0.0 {
+        count as f64 / s
+    } else {
+        0.0
+    }
+}
+
+/// Why an agent could not choose a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The position is terminal: there is nothing to choose.
+    #[error("the position has no legal move")]
+    NoLegalMoves,
+    /// The algorithm does not apply to this game (for example, two-player alpha-beta on a
+    /// three-player game).
+    #[error("{algorithm} does not support this game: {reason}")]
+    Unsupported {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// What it needs.
+        reason: String,
+    },
+}
+
+/// A player: given a position and a budget, choose a move. Implemented by every algorithm of
+/// the library, so any two can play each other on any game.
+pub trait Agent<G: Game> {
+    /// A short name with the settings that matter, e.g. `alphabeta` or `mcts(c=1.4)`.
+    fn name(&self) -> String;
+
+    /// Chooses a move for the player to move in `position` within `budget`. When only one
+    /// move is legal it answers at once.
+    ///
+    /// # Errors
+    /// [`SearchError::NoLegalMoves`] for a terminal position; [`SearchError::Unsupported`] if
+    /// the algorithm cannot play this game.
+    fn choose(
+        &mut self,
+        game: &G,
+        position: Position<'_, G::State>,
+        budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, SearchError>;
+
+    /// Tells the agent a move was played in its game (its own or another player's), so it can
+    /// keep search data such as a reused tree. The default ignores it.
+    fn observe(&mut self, _game: &G, _state_before: &G::State, _mv: G::Move) {}
+
+    /// Forgets everything about the previous game (tables, trees, learned data).
+    fn new_game(&mut self) {}
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn choose(
+        &mut self,
+        game: &G,
+        position: Position<'_, G::State>,
+        budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, SearchError> {
+        (**self).choose(game, position, budget)
+    }
+    fn observe(&mut self, game: &G, state_before: &G::State, mv: G::Move) {
+        (**self).observe(game, state_before, mv)
+    }
+    fn new_game(&mut self) {
+        (**self).new_game()
+    }
+}

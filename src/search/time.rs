@@ -1,0 +1,128 @@
+//! Time management shared by every search family: turn a [`Budget`] into a soft limit (do not
+//! start another iteration after it) and a hard limit (stop at once).
+
+use std::time::{Duration, Instant};
+
+use super::Budget;
+
+/// The state of a player's game clock, for play under time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub remaining: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// Moves the clock is assumed to have to last when the time control does not say.
+    pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+    /// Kept back on every move for the cost of answering (printing, process switches).
+    pub const SAFETY_MARGIN: Duration = Duration::from_millis(20);
+
+    /// The time to spend on this move: an equal share of what is left over the moves to go,
+    /// plus most of the increment, never more than what is left minus a safety margin.
+    pub fn allotment(&self) -> Duration {
+        let usable = self.remaining.saturating_sub(Self::SAFETY_MARGIN);
+        let moves = self.moves_to_go.unwrap_or(Self::DEFAULT_MOVES_TO_GO).max(1);
+        let share = usable / moves + self.increment * 3 / 4;
+        share.min(usable)
+    }
+}
+
+/// The time limits of one search, measured from its start.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    start: Instant,
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+}
+
+impl Deadline {
+    /// Time kept back from a fixed time budget, for the search to unwind and answer.
+    pub const OVERHEAD: Duration = Duration::from_millis(2);
+
+    /// The limits for `budget`, starting now. A fixed time (`budget.time`) is a hard limit,
+    /// with the soft limit at half of it (an iteration that starts after half the time is
+    /// unlikely to finish); a clock gives an allotment used the same way, with the hard limit
+    /// at up to three allotments when the clock allows it. With both, the smaller applies.
+    pub fn new(budget: &Budget) -> Deadline {
+        let start = Instant::now();
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(t) = budget.time {
+            let t = t.saturating_sub(Self::OVERHEAD);
+            hard = Some(t);
+            soft = Some(t / 2);
+        }
+        if let Some(clock) = budget.clock {
+            let a = clock.allotment();
+            let cap = clock.remaining.saturating_sub(Clock::SAFETY_MARGIN);
+            let h = (a * 3).min(cap).max(a);
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+            soft = Some(soft.map_or(a, |x| x.min(a)));
+        }
+        Deadline { start, soft: soft.map(|d| start + d), hard: hard.map(|d| start + d) }
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True if there is any time limit.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    /// True once the hard limit has passed: stop now.
+    #[inline]
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| Instant::now() >= h)
+    }
+
+    /// True once the soft limit has passed: finish the current iteration, start no other.
+    #[inline]
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|s| Instant::now() >= s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_allotment_never_exceeds_remaining() {
+        let c = Clock {
+            remaining: Duration::from_millis(100),
+            increment: Duration::from_secs(5),
+            moves_to_go: None,
+        };
+        assert!(c.allotment() <= Duration::from_millis(80));
+        let c = Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: Some(10),
+        };
+        assert_eq!(c.allotment(), Duration::from_millis(5998));
+    }
+
+    #[test]
+    fn fixed_time_is_hard_limit() {
+        let b = Budget::time(Duration::from_millis(50));
+        let d = Deadline::new(&b);
+        assert!(d.is_timed());
+        assert!(!d.hard_expired());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(d.hard_expired() && d.soft_expired());
+        assert!(!Deadline::new(&Budget::depth(3)).is_timed());
+    }
+}
