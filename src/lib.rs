@@ -11,6 +11,7 @@
 //! - [`perft()`] and [`divide`]: count move-tree leaves to verify a move generator.
 //! - [`testing`] (feature `testing`): a conformance kit that checks any `Game` implementation
 //!   on seeded random games.
+//! - [`arena`]: tournaments between agents on any game, with Elo and SPRT statistics.
 //! - [`games`]: small games used by the tutorial and the tests (tic-tac-toe, Connect Four and
 //!   a three-player game).
 //!
@@ -35,6 +36,7 @@
 //!
 //! - `testing`: the [`testing`] conformance kit (adds `proptest`).
 
+pub mod arena;
 mod game;
 pub mod games;
 mod perft;

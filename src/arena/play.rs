@@ -1,0 +1,157 @@
+//! Playing one game between agents, and seeded random openings.
+
+use std::time::Duration;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{Game, MoveList, Outcome};
+use crate::record::Record;
+use crate::search::{Agent, Budget, Position, SearchError};
+
+/// An agent in a seat, with the budget it gets for every move.
+pub struct Seat<G: Game> {
+    /// The player.
+    pub agent: Box<dyn Agent<G> + Send>,
+    /// What it may spend per move.
+    pub budget: Budget,
+}
+
+impl<G: Game> Seat<G> {
+    /// A seat for `agent` with `budget` per move.
+    pub fn new(agent: Box<dyn Agent<G> + Send>, budget: Budget) -> Self {
+        Seat { agent, budget }
+    }
+}
+
+/// What one seat spent over a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SeatStats {
+    /// Moves the seat chose.
+    pub moves: u32,
+    /// Total thinking time.
+    pub time: Duration,
+    /// Total nodes searched.
+    pub nodes: u64,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame<M> {
+    /// Every move from the start position.
+    pub moves: Vec<M>,
+    /// The result (a draw when the ply cap ended the game).
+    pub outcome: Outcome,
+    /// What each seat spent.
+    pub seats: Vec<SeatStats>,
+    /// True if the game was stopped at the ply cap and scored as a draw.
+    pub adjudicated: bool,
+}
+
+/// Why a game could not be played to the end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArenaError {
+    /// An agent could not choose a move.
+    #[error("seat {seat}: {source}")]
+    Search {
+        /// The seat whose agent failed.
+        seat: usize,
+        /// What went wrong.
+        source: SearchError,
+    },
+    /// An agent chose a move that is not legal.
+    #[error("seat {seat} chose an illegal move: {mv}")]
+    IllegalMove {
+        /// The seat whose agent failed.
+        seat: usize,
+        /// The move, in debug form.
+        mv: String,
+    },
+}
+
+/// Plays a game from `start` with `seats[s]` playing seat `s`, until it ends or `max_plies`
+/// moves have been played (then it is scored a draw and marked adjudicated). Every agent is
+/// told of every move ([`Agent::observe`]) and sees the position history, so repetition rules
+/// apply.
+///
+/// # Errors
+/// If an agent fails or answers an illegal move.
+///
+/// # Panics
+/// If `seats.len()` differs from `game.num_players()`.
+pub fn play_game<G: Game>(
+    game: &G,
+    start: &G::State,
+    seats: &mut [Seat<G>],
+    max_plies: usize,
+) -> Result<PlayedGame<G::Move>, ArenaError> {
+    assert_eq!(seats.len(), game.num_players(), "one seat per player");
+    for seat in seats.iter_mut() {
+        seat.agent.new_game();
+    }
+    let mut record = Record::new(game, start.clone());
+    let mut stats = vec![SeatStats::default(); seats.len()];
+    let mut adjudicated = false;
+    while record.outcome().is_none() {
+        if record.moves().len() >= max_plies {
+            adjudicated = true;
+            break;
+        }
+        let s = game.to_move(record.state()).index();
+        let position = Position::with_history(record.state(), record.hashes());
+        let report = seats[s]
+            .agent
+            .choose(game, position, &seats[s].budget)
+            .map_err(|source| ArenaError::Search { seat: s, source })?;
+        stats[s].moves += 1;
+        stats[s].time += report.elapsed;
+        stats[s].nodes += report.nodes;
+        let before = record.state().clone();
+        record
+            .play(report.best_move)
+            .map_err(|_| ArenaError::IllegalMove { seat: s, mv: format!("{:?}", report.best_move) })?;
+        for seat in seats.iter_mut() {
+            seat.agent.observe(game, &before, report.best_move);
+        }
+    }
+    let outcome = record.outcome().unwrap_or(Outcome::Draw);
+    Ok(PlayedGame { moves: record.moves().to_vec(), outcome, seats: stats, adjudicated })
+}
+
+/// `plies` uniformly random moves from `start`, reproducible from `seed`, that do not end the
+/// game; `None` if no such line was found in 100 tries (the game is too short for it).
+///
+/// ```
+/// use ply::arena::random_opening;
+/// use ply::games::TicTacToe;
+/// use ply::Game;
+///
+/// let game = TicTacToe;
+/// let a = random_opening(&game, &game.initial_state(), 2, 42).unwrap();
+/// assert_eq!(a.len(), 2);
+/// assert_eq!(a, random_opening(&game, &game.initial_state(), 2, 42).unwrap());
+/// ```
+pub fn random_opening<G: Game>(
+    game: &G,
+    start: &G::State,
+    plies: usize,
+    seed: u64,
+) -> Option<Vec<G::Move>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = MoveList::new();
+    'attempt: for _ in 0..100 {
+        let mut state = start.clone();
+        let mut line = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            game.generate_moves(&state, &mut moves);
+            let Some(&mv) = moves.choose(&mut rng) else { continue 'attempt };
+            game.apply(&mut state, mv);
+            line.push(mv);
+        }
+        if game.outcome(&state).is_none() {
+            return Some(line);
+        }
+    }
+    None
+}
