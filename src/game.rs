@@ -269,7 +269,7 @@ impl_score_float!(f32, f64);
 ///
 /// # Contract
 ///
-/// Every implementation guarantees, and [`crate::testing`] checks on random games:
+/// Every implementation guarantees, and `ply::testing` (feature `testing`) checks on random games:
 ///
 /// 1. `generate_moves` clears the list and fills it with every legal move, each once, in a
 ///    deterministic order (the same state always gives the same list). It never allocates
@@ -375,7 +375,7 @@ pub trait Game {
 ///
 /// Move notation may depend on the position (a short capture form can be ambiguous), so moves
 /// are formatted and parsed against a state. Implementations usually delegate to the ruleset's
-/// own `Display`/`FromStr` types. [`crate::testing`] checks that formatting then parsing gives
+/// own `Display`/`FromStr` types. `ply::testing` (feature `testing`) checks that formatting then parsing gives
 /// back the same move and position.
 pub trait Notation: Game {
     /// The error for text that is not a move or position of this game.

@@ -9,7 +9,7 @@
 //!   (UCT, N-player rewards, solver, tree reuse, root parallelism) and random/greedy
 //!   baselines, all behind one [`search::Agent`] interface.
 //! - [`perft()`] and [`divide`]: count move-tree leaves to verify a move generator.
-//! - [`testing`] (feature `testing`): a conformance kit that checks any `Game` implementation
+//! - `testing` (feature `testing`): a conformance kit that checks any `Game` implementation
 //!   on seeded random games.
 //! - [`arena`]: tournaments between agents on any game, with Elo and SPRT statistics.
 //! - [`games`]: small games used by the tutorial and the tests (tic-tac-toe, Connect Four and
@@ -34,7 +34,7 @@
 //!
 //! ## Features
 //!
-//! - `testing`: the [`testing`] conformance kit (adds `proptest`).
+//! - `testing`: the `ply::testing` conformance kit (adds `proptest`).
 
 pub mod arena;
 mod game;

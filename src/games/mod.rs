@@ -10,8 +10,8 @@ mod connect_four;
 mod three_heaps;
 mod tictactoe;
 
-pub use connect_four::{ConnectFour, ConnectFourState};
-pub use three_heaps::{ThreeHeaps, ThreeHeapsState};
+pub use connect_four::{ConnectFour, ConnectFourError, ConnectFourState};
+pub use three_heaps::{ThreeHeaps, ThreeHeapsError, ThreeHeapsState};
 pub use tictactoe::{TicTacToe, TicTacToeState};
 
 /// Mixes a 64-bit value into a well-spread hash (SplitMix64's finaliser). Handy for games whose

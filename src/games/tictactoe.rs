@@ -31,7 +31,7 @@ impl TicTacToeState {
         self.marks[0] | self.marks[1]
     }
 
-    fn to_move(&self) -> Player {
+    fn side_to_move(self) -> Player {
         Player::new(self.filled().count_ones() as usize % 2)
     }
 
@@ -59,7 +59,7 @@ impl Game for TicTacToe {
     }
 
     fn to_move(&self, state: &TicTacToeState) -> Player {
-        state.to_move()
+        state.side_to_move()
     }
 
     fn generate_moves(&self, state: &TicTacToeState, moves: &mut MoveList<u8>) {
@@ -72,7 +72,7 @@ impl Game for TicTacToe {
     }
 
     fn apply(&self, state: &mut TicTacToeState, mv: u8) {
-        let p = state.to_move().index();
+        let p = state.side_to_move().index();
         state.marks[p] |= 1 << mv;
     }
 

@@ -1,1 +1,882 @@
-//! Placeholder: being written.
+//! N-player alpha-beta with a choice of opponent model: paranoid, max^n with shallow pruning,
+//! and best-reply search.
+//!
+//! All three share iterative deepening, the budget handling, the transposition table, move
+//! ordering (hash move, killers, history) and repetition handling with the two-player
+//! [`AlphaBeta`](crate::search::alphabeta::AlphaBeta). With two players, paranoid and
+//! best-reply search give the alpha-beta value.
+//!
+//! # Opponent models
+//!
+//! - [`OpponentModel::Paranoid`]: the root player maximises its own evaluation and every other
+//!   player is assumed to minimise it (a coalition), which makes the tree a two-sided one with
+//!   full alpha-beta pruning and transposition-table cut-offs. One ply is one move.
+//! - [`OpponentModel::MaxN`]: each position has a value vector with one component per player,
+//!   and the player to move picks the child with the largest own component (ties go to the
+//!   earlier generated move, so the value does not depend on move ordering). Leaves are
+//!   *normalised rewards*: a finished game gives each player its [`Outcome::reward`] divided by
+//!   their sum; a heuristic leaf gives the softmax of the players' evaluations,
+//!   `exp(e_p / T) / Σ exp(e_q / T)` with `T` = [`MultiplayerOptions::temperature`] (see
+//!   [`normalised_values`]). Every component is then in `[0, 1]` and the components sum to 1,
+//!   which is what shallow pruning needs: once the player to move has a child worth `b` to it,
+//!   no child leaves more than `1 - b` to the parent's player, so if the parent's player already
+//!   has `a` with `a + b > 1` the remaining children are pruned (with a small margin for
+//!   rounding). The table only orders moves here: vectors are not stored.
+//! - [`OpponentModel::BestReply`]: best-reply search (Schadd and Winands, 2011). Between two
+//!   turns of the root player only one opponent, the one with the strongest reply, makes a
+//!   searched move; the search takes the minimum over every opponent's every move. `Game` can
+//!   only generate moves for the player to move, so the opponents who do not reply still take
+//!   their turns, playing their first generated move, as in the BRS+ variant (Esser et al.,
+//!   2013). A root move and the opponents' layer after it each count one unit of depth.
+//!
+//! Values in the report are from the root player's side and under the model's assumption: a
+//! paranoid or best-reply [`Value::Win`] is a forced win against that opponent model; max^n
+//! reports the root player's share of the value vector as [`Value::Reward`].
+//!
+//! ```
+//! use ply::{Game, search::{Agent, Budget, Position}};
+//! use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
+//! use ply::games::ThreeHeaps;
+//!
+//! let game = ThreeHeaps::standard();
+//! let state = game.initial_state();
+//! for model in [OpponentModel::Paranoid, OpponentModel::MaxN, OpponentModel::BestReply] {
+//!     let mut engine = MultiplayerSearch::new(model).with_tt_mb(1);
+//!     let report = engine.choose(&game, Position::new(&state), &Budget::depth(4)).unwrap();
+//!     assert_eq!(report.depth, 4);
+//! }
+//! ```
+
+use std::fmt;
+
+use num_traits::Zero;
+use smallvec::SmallVec;
+
+use crate::game::{Game, MoveList, Outcome, Player, Score};
+use crate::search::alphabeta::common::{
+    inf, terminal_score, value_of, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
+    HASH_MOVE_KEY,
+};
+use crate::search::alphabeta::{InfoCallback, IterationInfo};
+use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+
+/// How the search assumes the other players move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OpponentModel {
+    /// Every other player minimises the root player's evaluation.
+    Paranoid,
+    /// Every player maximises its own component of a value vector.
+    MaxN,
+    /// Only the strongest single reply among all opponents is searched.
+    BestReply,
+}
+
+impl fmt::Display for OpponentModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OpponentModel::Paranoid => "paranoid",
+            OpponentModel::MaxN => "maxn",
+            OpponentModel::BestReply => "brs",
+        })
+    }
+}
+
+/// The switches and sizes of [`MultiplayerSearch`]. `Default` turns everything on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiplayerOptions {
+    /// Use the transposition table (needs [`Game::hash`]): cut-offs for paranoid and
+    /// best-reply search, move ordering for all models.
+    pub tt: bool,
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+    /// Use table entries from earlier searches (the result then depends on them).
+    pub keep_tt: bool,
+    /// Killer moves.
+    pub killers: bool,
+    /// History heuristic (needs [`Game::hash`]).
+    pub history: bool,
+    /// Shallow pruning for max^n.
+    pub shallow_pruning: bool,
+    /// The softmax temperature of max^n heuristic leaves, in evaluation units.
+    pub temperature: f64,
+    /// Score finished games by [`Outcome::margin`] instead of win/draw/loss (paranoid and
+    /// best-reply search).
+    pub margin_scores: bool,
+    /// Score a repeated position as a draw, for games with a [`Game::repetition_limit`].
+    pub repetition: bool,
+}
+
+impl Default for MultiplayerOptions {
+    fn default() -> Self {
+        MultiplayerOptions {
+            tt: true,
+            tt_mb: 16,
+            keep_tt: false,
+            killers: true,
+            history: true,
+            shallow_pruning: true,
+            temperature: 50.0,
+            margin_scores: false,
+            repetition: true,
+        }
+    }
+}
+
+/// The max^n leaf values of `state`: every player's share in `[0, 1]`, summing to 1. A finished
+/// game shares out the players' [`Outcome::reward`]s; otherwise the shares are the softmax of
+/// the players' evaluations at `temperature`.
+///
+/// ```
+/// use ply::Game;
+/// use ply::games::ThreeHeaps;
+/// use ply::search::multiplayer::normalised_values;
+///
+/// let game = ThreeHeaps::standard();
+/// let v = normalised_values(&game, &game.initial_state(), 50.0);
+/// assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+/// ```
+pub fn normalised_values<G: Game>(
+    game: &G,
+    state: &G::State,
+    temperature: f64,
+) -> SmallVec<[f64; 4]> {
+    match game.outcome(state) {
+        Some(o) => outcome_values(&o, game.num_players()),
+        None => softmax(game, state, temperature),
+    }
+}
+
+fn softmax<G: Game>(game: &G, state: &G::State, temperature: f64) -> SmallVec<[f64; 4]> {
+    let t = temperature.max(1e-9);
+    let e: SmallVec<[f64; 4]> = (0..game.num_players())
+        .map(|p| game.evaluate(state, Player::new(p)).to_f64() / t)
+        .collect();
+    let max = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let w: SmallVec<[f64; 4]> = e.iter().map(|x| (x - max).exp()).collect();
+    let sum: f64 = w.iter().sum();
+    w.iter().map(|x| x / sum).collect()
+}
+
+fn outcome_values(o: &Outcome, n: usize) -> SmallVec<[f64; 4]> {
+    let r: SmallVec<[f64; 4]> = (0..n).map(|p| o.reward(Player::new(p), n)).collect();
+    let sum: f64 = r.iter().sum();
+    if sum > 0.0 {
+        r.iter().map(|x| x / sum).collect()
+    } else {
+        (0..n).map(|_| 1.0 / n as f64).collect()
+    }
+}
+
+/// Shallow pruning fires only when the two shares exceed 1 by this much, so that rounding in
+/// the leaf values can never prune a child the parent would have chosen.
+const PRUNE_MARGIN: f64 = 1e-9;
+
+/// The N-player alpha-beta agent; see the [module docs](self).
+pub struct MultiplayerSearch {
+    model: OpponentModel,
+    options: MultiplayerOptions,
+    table: TableSlot,
+    info: Option<InfoCallback>,
+}
+
+impl fmt::Debug for MultiplayerSearch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiplayerSearch")
+            .field("model", &self.model)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl MultiplayerSearch {
+    /// A search with this opponent model and every enhancement on.
+    pub fn new(model: OpponentModel) -> Self {
+        MultiplayerSearch {
+            model,
+            options: MultiplayerOptions::default(),
+            table: TableSlot::default(),
+            info: None,
+        }
+    }
+
+    /// This search with these options.
+    pub fn with_options(mut self, options: MultiplayerOptions) -> Self {
+        self.options = options;
+        self.table = TableSlot::default();
+        self
+    }
+
+    /// This search with a transposition table of `mib` MiB.
+    pub fn with_tt_mb(mut self, mib: usize) -> Self {
+        self.options.tt_mb = mib;
+        self.table = TableSlot::default();
+        self
+    }
+
+    /// Allocates the transposition table for `G`'s score type now. Otherwise the first search
+    /// does it, inside its time budget.
+    pub fn prepare<G: Game>(&mut self) {
+        self.table.get::<G::Score>(self.options.tt_mb, false);
+    }
+
+    /// This search calling `callback` after every completed iteration.
+    pub fn with_info(mut self, callback: InfoCallback) -> Self {
+        self.info = Some(callback);
+        self
+    }
+
+    /// The opponent model.
+    pub fn model(&self) -> OpponentModel {
+        self.model
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &MultiplayerOptions {
+        &self.options
+    }
+}
+
+impl<G: Game> Agent<G> for MultiplayerSearch {
+    fn name(&self) -> String {
+        format!("multiplayer({})", self.model)
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        position: Position<'_, G::State>,
+        budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, SearchError> {
+        let limits = Limits::new(budget);
+        let state = position.state;
+        let mut root_moves = MoveList::new();
+        game.generate_moves(state, &mut root_moves);
+        match root_moves.len() {
+            0 => return Err(SearchError::NoLegalMoves),
+            1 => return Ok(SearchReport::instant(root_moves[0], limits.elapsed())),
+            _ => {}
+        }
+        let o = &self.options;
+        let root_hash = game.hash(state);
+        let tt = match (o.tt, root_hash) {
+            (true, Some(_)) => {
+                let t = self.table.get::<G::Score>(o.tt_mb, o.keep_tt);
+                t.new_search();
+                Some(t)
+            }
+            _ => None,
+        };
+        let root = game.to_move(state);
+        let mut s = Searcher {
+            game,
+            o,
+            model: self.model,
+            root,
+            players: game.num_players(),
+            salt: crate::games::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + self.model as u64),
+            tt,
+            limits,
+            frames: Vec::new(),
+            ordering: MoveOrdering::new(o.killers, o.history && root_hash.is_some()),
+            pv: Vec::new(),
+            reps: Repetitions::new(
+                position.history,
+                root_hash,
+                o.repetition && game.repetition_limit().is_some() && root_hash.is_some(),
+            ),
+            seldepth: 0,
+            heuristic: 0,
+            root_hint: None,
+            root_best: None,
+        };
+        let max_depth = Limits::max_depth(budget);
+        let mut done: Option<Iteration<G::Move>> = None;
+        for depth in 1..=max_depth {
+            if depth > 1 && s.limits.soft_expired() {
+                break;
+            }
+            // Best-reply layers may hold one move per player.
+            let plies = depth as usize * s.players.max(2) + 2;
+            s.ensure(plies);
+            s.root_best = None;
+            s.heuristic = 0;
+            let value = match self.model {
+                OpponentModel::MaxN => {
+                    let v = s.maxn(state, root_hash, depth, 0, None);
+                    let share = v.get(root.index()).copied().unwrap_or(0.0);
+                    Value::Reward(share)
+                }
+                _ => {
+                    let (lo, hi) = (-inf::<G::Score>(), inf::<G::Score>());
+                    let v = if self.model == OpponentModel::Paranoid {
+                        s.paranoid(state, root_hash, depth, 0, lo, hi)
+                    } else {
+                        s.best_reply(state, root_hash, depth, 0, lo, hi)
+                    };
+                    value_of(v, s.heuristic == 0)
+                }
+            };
+            if s.limits.aborted {
+                if let Some((mv, k)) = s.root_best {
+                    let depth = done.as_ref().map_or(0, |d| d.depth);
+                    let value = if self.model == OpponentModel::MaxN {
+                        Value::Reward(k)
+                    } else {
+                        Value::Heuristic(k)
+                    };
+                    done = Some(Iteration { best: mv, value, pv: vec![mv], depth });
+                }
+                break;
+            }
+            let pv = s.pv[0].clone();
+            let best = pv.first().copied().or(s.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
+            if let Some(cb) = self.info.as_mut() {
+                let info = IterationInfo::new(
+                    depth,
+                    s.seldepth as u32,
+                    value,
+                    s.limits.nodes,
+                    s.limits.elapsed(),
+                    &pv,
+                );
+                cb(&info);
+            }
+            s.root_hint = Some(best);
+            done = Some(Iteration { best, value, pv, depth });
+            if s.heuristic == 0 {
+                // Solved: deeper iterations would give the same.
+                break;
+            }
+        }
+        let (best_move, value, mut pv, depth) = match done {
+            Some(it) => {
+                let value = if it.depth == 0 { Value::Unknown } else { it.value };
+                (it.best, value, it.pv, it.depth)
+            }
+            None => (s.root_hint.unwrap_or(root_moves[0]), Value::Unknown, Vec::new(), 0),
+        };
+        if pv.first() != Some(&best_move) {
+            pv = vec![best_move];
+        }
+        Ok(SearchReport {
+            best_move,
+            value,
+            pv,
+            depth,
+            seldepth: s.seldepth as u32,
+            nodes: s.limits.nodes,
+            iterations: 0,
+            elapsed: s.limits.elapsed(),
+        })
+    }
+
+    fn new_game(&mut self) {
+        self.table.forget();
+    }
+}
+
+type Shares = SmallVec<[f64; 4]>;
+
+/// The result of the last completed iteration (or of a better root move in a cut-short one).
+struct Iteration<M> {
+    best: M,
+    value: Value,
+    pv: Vec<M>,
+    depth: u32,
+}
+
+struct Searcher<'a, G: Game> {
+    game: &'a G,
+    o: &'a MultiplayerOptions,
+    model: OpponentModel,
+    root: Player,
+    players: usize,
+    /// Mixed into table keys: scores depend on the root player and the model.
+    salt: u64,
+    tt: Option<&'a mut TranspositionTable<G::Score>>,
+    limits: Limits,
+    /// One boxed frame per ply, taken out while its node is searched (moving a box is cheap).
+    frames: Vec<FrameSlot<G>>,
+    ordering: MoveOrdering<G::Move>,
+    pv: Vec<Vec<G::Move>>,
+    reps: Repetitions,
+    seldepth: usize,
+    heuristic: u64,
+    root_hint: Option<G::Move>,
+    /// The best root move completed in this iteration, with its key value.
+    root_best: Option<(G::Move, f64)>,
+}
+
+/// A ply's frame, out of its slot while a node at that ply is searched.
+type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move, <G as Game>::State>>>;
+
+impl<G: Game> Searcher<'_, G> {
+    fn ensure(&mut self, plies: usize) {
+        if self.frames.len() < plies {
+            self.frames.resize_with(plies, || Some(Box::default()));
+        }
+        while self.pv.len() < plies + 1 {
+            self.pv.push(Vec::with_capacity(plies + 1));
+        }
+        self.ordering.ensure(plies + 1);
+    }
+
+    /// Probes the table: the stored best move, and the score if it settles the window.
+    fn probe(
+        &mut self,
+        key: Option<u64>,
+        depth: u32,
+        ply: usize,
+        alpha: G::Score,
+        beta: G::Score,
+    ) -> (Option<u16>, Option<G::Score>) {
+        let (Some(key), Some(tt)) = (key, self.tt.as_ref()) else {
+            return (None, None);
+        };
+        let Some(e) = tt.probe(key, !self.o.keep_tt) else {
+            return (None, None);
+        };
+        if self.model == OpponentModel::MaxN || ply == 0 || u32::from(e.depth) < depth {
+            return (e.best, None);
+        }
+        let s = score_from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        if cut && e.heuristic {
+            self.heuristic += 1;
+        }
+        (e.best, cut.then_some(s))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: Option<u64>,
+        depth: u32,
+        ply: usize,
+        best: G::Score,
+        alpha: G::Score,
+        beta: G::Score,
+        index: usize,
+        heuristic: bool,
+    ) {
+        if let (Some(key), Some(tt)) = (key, self.tt.as_mut()) {
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let s = score_to_tt(best, ply);
+            tt.store_flagged(key, s, depth.min(255) as u8, bound, Some(index as u16), heuristic);
+        }
+    }
+
+    /// Generates and orders the moves of `state` into frame `ply`; with history ordering and
+    /// enough depth left, also the children and their hashes.
+    fn expand(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        hash_move: Option<u16>,
+    ) -> Box<Frame<G::Move, G::State>> {
+        let game = self.game;
+        let mut frame = self.frames[ply].take().expect("one frame per ply");
+        game.generate_moves(state, &mut frame.moves);
+        let eager = depth >= 2 && hash.is_some() && self.ordering.uses_history();
+        frame.children.clear();
+        frame.child_hashes.clear();
+        if eager {
+            for &mv in frame.moves.iter() {
+                let mut child = state.clone();
+                game.apply(&mut child, mv);
+                frame.child_hashes.push(game.hash(&child).unwrap_or(0));
+                frame.children.push(child);
+            }
+        }
+        frame.clear_order();
+        for i in 0..frame.moves.len() {
+            let mv = frame.moves[i];
+            let key = if hash_move == Some(i as u16) || (ply == 0 && self.root_hint == Some(mv)) {
+                HASH_MOVE_KEY
+            } else {
+                let delta = hash.filter(|_| eager).map(|h| h ^ frame.child_hashes[i]);
+                self.ordering.key(ply, mv, delta)
+            };
+            frame.push_order(key, i);
+        }
+        frame
+    }
+
+    /// The child after move `i` of `frame`, and its hash.
+    fn child(
+        &self,
+        frame: &Frame<G::Move, G::State>,
+        state: &G::State,
+        i: usize,
+    ) -> (G::State, Option<u64>) {
+        if frame.children.len() == frame.moves.len() && !frame.children.is_empty() {
+            (frame.children[i].clone(), Some(frame.child_hashes[i]))
+        } else {
+            let mut c = state.clone();
+            self.game.apply(&mut c, frame.moves[i]);
+            let h = self.game.hash(&c);
+            (c, h)
+        }
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    fn terminal(&self, o: &Outcome, ply: usize) -> G::Score {
+        terminal_score(o, self.root, ply, self.o.margin_scores)
+    }
+
+    fn leaf(&mut self, state: &G::State) -> G::Score {
+        self.heuristic += 1;
+        self.game.evaluate(state, self.root)
+    }
+
+    /// Paranoid alpha-beta: the root player maximises, everyone else minimises.
+    fn paranoid(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        mut alpha: G::Score,
+        mut beta: G::Score,
+    ) -> G::Score {
+        self.pv[ply].clear();
+        if self.limits.tick() {
+            return G::Score::zero();
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let game = self.game;
+        if depth == 0 {
+            return match game.outcome(state) {
+                Some(o) => self.terminal(&o, ply),
+                None => self.leaf(state),
+            };
+        }
+        let key = hash.map(|h| h ^ self.salt);
+        let (hash_move, cut) = self.probe(key, depth, ply, alpha, beta);
+        if let Some(s) = cut {
+            return s;
+        }
+        let (alpha0, beta0, h0) = (alpha, beta, self.heuristic);
+        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        if frame.moves.is_empty() {
+            self.frames[ply] = Some(frame);
+            return match game.outcome(state) {
+                Some(o) => self.terminal(&o, ply),
+                None => G::Score::zero(),
+            };
+        }
+        let maximising = game.to_move(state) == self.root;
+        let mut best = if maximising { -inf::<G::Score>() } else { inf::<G::Score>() };
+        let mut best_index = 0;
+        for k in 0..frame.moves.len() {
+            let i = frame.pick(k);
+            let mv = frame.moves[i];
+            let (child, ch) = self.child(&frame, state, i);
+            let v = if self.reps.contains(ch) {
+                self.pv[ply + 1].clear();
+                self.heuristic += 1;
+                G::Score::zero()
+            } else {
+                self.reps.push(ch);
+                let v = self.paranoid(&child, ch, depth - 1, ply + 1, alpha, beta);
+                self.reps.pop(ch);
+                v
+            };
+            if self.limits.aborted {
+                self.frames[ply] = Some(frame);
+                return G::Score::zero();
+            }
+            let improves = if maximising { v > best } else { v < best };
+            if improves {
+                best = v;
+                best_index = i;
+            }
+            let narrows = if maximising { v > alpha } else { v < beta };
+            if narrows {
+                if maximising {
+                    alpha = v;
+                } else {
+                    beta = v;
+                }
+                self.set_pv(ply, mv);
+                if ply == 0 {
+                    self.root_best = Some((mv, v.to_f64()));
+                }
+                if alpha >= beta {
+                    self.ordering.cutoff(ply, mv, hash.zip(ch).map(|(a, b)| a ^ b), depth);
+                    break;
+                }
+            }
+        }
+        self.frames[ply] = Some(frame);
+        let heuristic = self.heuristic != h0;
+        self.store(key, depth, ply, best, alpha0, beta0, best_index, heuristic);
+        best
+    }
+
+    /// Best-reply search at a position where the root player moves.
+    fn best_reply(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        mut alpha: G::Score,
+        beta: G::Score,
+    ) -> G::Score {
+        self.pv[ply].clear();
+        if self.limits.tick() {
+            return G::Score::zero();
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let game = self.game;
+        if let Some(o) = game.outcome(state) {
+            return self.terminal(&o, ply);
+        }
+        if depth == 0 {
+            return self.leaf(state);
+        }
+        let key = hash.map(|h| h ^ self.salt);
+        let (hash_move, cut) = self.probe(key, depth, ply, alpha, beta);
+        if let Some(s) = cut {
+            return s;
+        }
+        let (alpha0, h0) = (alpha, self.heuristic);
+        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        let mut best = -inf::<G::Score>();
+        let mut best_index = 0;
+        for k in 0..frame.moves.len() {
+            let i = frame.pick(k);
+            let mv = frame.moves[i];
+            let (child, ch) = self.child(&frame, state, i);
+            let v = if self.reps.contains(ch) {
+                self.pv[ply + 1].clear();
+                self.heuristic += 1;
+                Some(G::Score::zero())
+            } else {
+                self.reps.push(ch);
+                let v = self.reply_layer(&child, ch, depth - 1, ply + 1, alpha, beta, false, false);
+                self.reps.pop(ch);
+                v
+            };
+            if self.limits.aborted {
+                self.frames[ply] = Some(frame);
+                return G::Score::zero();
+            }
+            let Some(v) = v else { continue };
+            if v > best {
+                best = v;
+                best_index = i;
+            }
+            if v > alpha {
+                alpha = v;
+                self.set_pv(ply, mv);
+                if ply == 0 {
+                    self.root_best = Some((mv, v.to_f64()));
+                }
+                if alpha >= beta {
+                    self.ordering.cutoff(ply, mv, hash.zip(ch).map(|(a, b)| a ^ b), depth);
+                    break;
+                }
+            }
+        }
+        self.frames[ply] = Some(frame);
+        if best == -inf::<G::Score>() {
+            // Every line was invalid (cannot happen with a valid game): call it even.
+            return G::Score::zero();
+        }
+        let heuristic = self.heuristic != h0;
+        self.store(key, depth, ply, best, alpha0, beta, best_index, heuristic);
+        best
+    }
+
+    /// The opponents' layer of best-reply search: the minimum over "opponent `i` replies with
+    /// any move, the others play their first move". `replied` says whether the replier has
+    /// moved; `entered` whether any opponent has moved in this layer. `None` for a line in
+    /// which nobody replied.
+    #[allow(clippy::too_many_arguments)]
+    fn reply_layer(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        alpha: G::Score,
+        mut beta: G::Score,
+        replied: bool,
+        entered: bool,
+    ) -> Option<G::Score> {
+        self.pv[ply].clear();
+        if self.limits.tick() {
+            return Some(G::Score::zero());
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let game = self.game;
+        if let Some(o) = game.outcome(state) {
+            return Some(self.terminal(&o, ply));
+        }
+        if game.to_move(state) == self.root {
+            return match (entered, replied) {
+                (false, _) => Some(self.best_reply(state, hash, depth, ply, alpha, beta)),
+                (true, true) => Some(self.best_reply(state, hash, depth - 1, ply, alpha, beta)),
+                (true, false) => None,
+            };
+        }
+        if !entered && depth == 0 {
+            return Some(self.leaf(state));
+        }
+        let mut frame = self.expand(state, hash, if replied { 0 } else { depth }, ply, None);
+        if frame.moves.is_empty() {
+            self.frames[ply] = Some(frame);
+            return Some(G::Score::zero());
+        }
+        let mut best: Option<G::Score> = None;
+        let n = frame.moves.len();
+        // The replies of this opponent (in search order), then its first move as a bystander.
+        let branches = if replied { 1 } else { n + 1 };
+        for k in 0..branches {
+            let (i, reply) = if k < n && !replied { (frame.pick(k), true) } else { (0, false) };
+            let mv = frame.moves[i];
+            let (child, ch) = self.child(&frame, state, i);
+            let v = if self.reps.contains(ch) {
+                self.pv[ply + 1].clear();
+                self.heuristic += 1;
+                Some(G::Score::zero())
+            } else {
+                self.reps.push(ch);
+                let v = self.reply_layer(
+                    &child,
+                    ch,
+                    depth,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    replied || reply,
+                    true,
+                );
+                self.reps.pop(ch);
+                v
+            };
+            if self.limits.aborted {
+                self.frames[ply] = Some(frame);
+                return Some(G::Score::zero());
+            }
+            let Some(v) = v else { continue };
+            best = match best {
+                Some(b) if b <= v => Some(b),
+                _ => Some(v),
+            };
+            if v < beta {
+                beta = v;
+                self.set_pv(ply, mv);
+                if alpha >= beta {
+                    if reply {
+                        let delta = hash.zip(ch).map(|(a, b)| a ^ b);
+                        self.ordering.cutoff(ply, mv, delta, depth);
+                    }
+                    break;
+                }
+            }
+        }
+        self.frames[ply] = Some(frame);
+        best
+    }
+
+    /// Max^n with shallow pruning; `parent` is the parent's player and its best share so far.
+    fn maxn(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        parent: Option<(Player, f64)>,
+    ) -> Shares {
+        self.pv[ply].clear();
+        let n = self.players;
+        if self.limits.tick() {
+            return (0..n).map(|_| 0.0).collect();
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let game = self.game;
+        if let Some(o) = game.outcome(state) {
+            return outcome_values(&o, n);
+        }
+        if depth == 0 {
+            self.heuristic += 1;
+            return softmax(game, state, self.o.temperature);
+        }
+        let key = hash.map(|h| h ^ self.salt);
+        let (hash_move, _) = self.probe(key, depth, ply, G::Score::zero(), G::Score::zero());
+        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        let me = game.to_move(state);
+        let mut best: Option<(Shares, usize)> = None;
+        for k in 0..frame.moves.len() {
+            let i = frame.pick(k);
+            let mv = frame.moves[i];
+            let (child, ch) = self.child(&frame, state, i);
+            let bound = best.as_ref().map(|b| (me, b.0[me.index()]));
+            let v = if self.reps.contains(ch) {
+                self.pv[ply + 1].clear();
+                self.heuristic += 1;
+                outcome_values(&Outcome::Draw, n)
+            } else {
+                self.reps.push(ch);
+                let v = self.maxn(&child, ch, depth - 1, ply + 1, bound);
+                self.reps.pop(ch);
+                v
+            };
+            if self.limits.aborted {
+                self.frames[ply] = Some(frame);
+                return v;
+            }
+            let better = match &best {
+                None => true,
+                Some((b, bi)) => {
+                    let (x, y) = (v[me.index()], b[me.index()]);
+                    x > y || (x == y && i < *bi)
+                }
+            };
+            if better {
+                self.set_pv(ply, mv);
+                if ply == 0 {
+                    self.root_best = Some((mv, v[me.index()]));
+                }
+                best = Some((v, i));
+            }
+            if let (true, Some((q, a)), Some((b, _))) = (self.o.shallow_pruning, parent, &best) {
+                if q != me && a + b[me.index()] > 1.0 + PRUNE_MARGIN {
+                    // The parent's player gets at most 1 - b < a here: it will not come here.
+                    if let Some(e) = hash.zip(ch) {
+                        self.ordering.cutoff(ply, mv, Some(e.0 ^ e.1), depth);
+                    }
+                    break;
+                }
+            }
+        }
+        self.frames[ply] = Some(frame);
+        let (v, i) = best.unwrap_or_else(|| (outcome_values(&Outcome::Draw, n), 0));
+        if let (Some(key), Some(tt)) = (key, self.tt.as_mut()) {
+            tt.store(key, G::Score::zero(), depth.min(255) as u8, Bound::Exact, Some(i as u16));
+        }
+        v
+    }
+}

@@ -1,1 +1,350 @@
-//! Placeholder: being written.
+//! A fixed-size transposition table shared by the alpha-beta family.
+//!
+//! The table is a power-of-two array of two-slot buckets, allocated once at construction (or
+//! [`TranspositionTable::resize`]) and never during search. Slot 0 of a bucket is
+//! *depth-preferred*: a new entry replaces it only if it comes from the same position, from an
+//! older search (generation), or from a search at least as deep; an entry of the current
+//! search that it displaces moves to slot 1. Otherwise the new entry goes to slot 1, which is
+//! *always replaced*.
+//!
+//! Moves are stored as their index in the deterministic list that [`crate::Game::generate_moves`]
+//! fills, so one table type serves every game. Scores are the game's [`Score`] type; proven
+//! scores are stored relative to the node ([`score_to_tt`]) and turned back into distances from
+//! the root on loading ([`score_from_tt`]).
+//!
+//! ```
+//! use ply::search::tt::{Bound, TranspositionTable};
+//!
+//! let mut tt: TranspositionTable<i32> = TranspositionTable::new(1);
+//! tt.new_search();
+//! tt.store(0xdead_beef, 17, 5, Bound::Exact, Some(2));
+//! let e = tt.probe(0xdead_beef, true).unwrap();
+//! assert_eq!((e.score, e.depth, e.bound, e.best), (17, 5, Bound::Exact, Some(2)));
+//! assert!(tt.probe(0x1234, true).is_none());
+//! ```
+
+use crate::game::Score;
+
+/// What a stored score says about the true value of its position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is the value (at the stored depth).
+    Exact,
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry<S> {
+    /// The full 64-bit position hash, checked on every probe.
+    pub key: u64,
+    /// The score, relative to the node (see [`score_to_tt`]).
+    pub score: S,
+    /// The remaining depth the score was searched to.
+    pub depth: u8,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+    /// The index of the best move in the position's generated move list.
+    pub best: Option<u16>,
+    /// True if the score depends on a heuristic evaluation somewhere below (false: it follows
+    /// from terminal positions only, so it is the game-theoretic value).
+    pub heuristic: bool,
+    /// The search (see [`TranspositionTable::generation`]) that stored the entry.
+    pub generation: u32,
+}
+
+const NO_MOVE: u16 = u16::MAX;
+
+#[derive(Clone, Copy)]
+struct Slot<S> {
+    key: u64,
+    score: S,
+    generation: u32,
+    best: u16,
+    depth: u8,
+    // Bits 0-1: bound; bit 2: heuristic.
+    flags: u8,
+}
+
+impl<S: Score> Slot<S> {
+    const EMPTY: Slot<S> =
+        Slot { key: 0, score: S::WIN, generation: 0, best: NO_MOVE, depth: 0, flags: 0 };
+
+    fn entry(&self) -> Entry<S> {
+        Entry {
+            key: self.key,
+            score: self.score,
+            depth: self.depth,
+            bound: match self.flags & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            best: (self.best != NO_MOVE).then_some(self.best),
+            heuristic: self.flags & 4 != 0,
+            generation: self.generation,
+        }
+    }
+}
+
+type Bucket<S> = [Slot<S>; 2];
+
+/// A fixed-size hash table of search results; see the [module docs](self).
+pub struct TranspositionTable<S> {
+    buckets: Vec<Bucket<S>>,
+    generation: u32,
+}
+
+impl<S: Score> TranspositionTable<S> {
+    /// A table of at most `mib` mebibytes (at least one bucket), rounded down to a power of two
+    /// number of buckets.
+    pub fn new(mib: usize) -> Self {
+        let mut t = TranspositionTable { buckets: Vec::new(), generation: 1 };
+        t.resize(mib);
+        t
+    }
+
+    /// Reallocates the table for `mib` mebibytes, dropping every entry.
+    pub fn resize(&mut self, mib: usize) {
+        let bytes = mib.saturating_mul(1 << 20);
+        let per = std::mem::size_of::<Bucket<S>>().max(1);
+        let n = (bytes / per).max(1);
+        let n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
+        self.buckets = vec![[Slot::EMPTY; 2]; n];
+        self.generation = 1;
+    }
+
+    /// The number of entries (two per bucket).
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * 2
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill([Slot::EMPTY; 2]);
+        self.generation = 1;
+    }
+
+    /// Starts a new search: entries stored from now on belong to a new generation, and older
+    /// ones become the first to be replaced.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Generation 0 marks empty slots; after four billion searches, start over.
+            self.clear();
+        }
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // Low bits pick the bucket; the full key is checked against the slot.
+        (key as usize) & (self.buckets.len() - 1)
+    }
+
+    /// The entry for `key`, if stored. With `current_only`, entries from earlier searches are
+    /// ignored (this makes a search independent of what came before it).
+    #[inline]
+    pub fn probe(&self, key: u64, current_only: bool) -> Option<Entry<S>> {
+        let b = &self.buckets[self.bucket(key)];
+        b.iter()
+            .find(|s| {
+                s.key == key
+                    && s.generation != 0
+                    && (!current_only || s.generation == self.generation)
+            })
+            .map(Slot::entry)
+    }
+
+    /// Stores a result; see the [module docs](self) for the replacement scheme.
+    #[inline]
+    pub fn store(&mut self, key: u64, score: S, depth: u8, bound: Bound, best: Option<u16>) {
+        self.store_flagged(key, score, depth, bound, best, true);
+    }
+
+    /// Stores a result, saying whether its score depends on a heuristic evaluation.
+    #[inline]
+    pub fn store_flagged(
+        &mut self,
+        key: u64,
+        score: S,
+        depth: u8,
+        bound: Bound,
+        best: Option<u16>,
+        heuristic: bool,
+    ) {
+        let generation = self.generation;
+        let i = self.bucket(key);
+        let bucket = &mut self.buckets[i];
+        let flags = match bound {
+            Bound::Exact => 0,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        } | if heuristic { 4 } else { 0 };
+        let mut new = Slot { key, score, generation, best: best.unwrap_or(NO_MOVE), depth, flags };
+        if new.best == NO_MOVE {
+            // Keep a known best move when the new result has none for the same position.
+            if let Some(old) = bucket.iter().find(|s| s.key == key && s.generation != 0) {
+                new.best = old.best;
+            }
+        }
+        let preferred = bucket[0];
+        let take_preferred = preferred.generation == 0
+            || preferred.key == key
+            || preferred.generation != generation
+            || depth >= preferred.depth;
+        if take_preferred {
+            if preferred.key != key && preferred.generation == generation {
+                // The displaced entry of this search moves to the always-replace slot.
+                bucket[1] = preferred;
+            } else if bucket[1].key == key {
+                // One position, one slot.
+                bucket[1] = Slot::EMPTY;
+            }
+            bucket[0] = new;
+        } else {
+            bucket[1] = new;
+        }
+    }
+
+    /// How full the table is with entries of the current search, in permille, sampled over the
+    /// first thousand buckets.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.buckets.len().min(1000);
+        let used: usize =
+            self.buckets[..n].iter().flatten().filter(|s| s.generation == self.generation).count();
+        (used * 1000 / (2 * n)) as u32
+    }
+}
+
+impl<S> std::fmt::Debug for TranspositionTable<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("buckets", &self.buckets.len())
+            .field("generation", &self.generation)
+            .finish()
+    }
+}
+
+/// A score searched at `ply` plies from the root, made relative to the node for storing: a win
+/// in `n` plies from the root is a win in `n - ply` from the node.
+#[inline]
+pub fn score_to_tt<S: Score>(score: S, ply: usize) -> S {
+    let p = S::from_f64(ply as f64);
+    if score >= S::WIN_RANGE {
+        score + p
+    } else if score <= -S::WIN_RANGE {
+        score - p
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`]: a stored score loaded at `ply` plies from the root.
+#[inline]
+pub fn score_from_tt<S: Score>(score: S, ply: usize) -> S {
+    let p = S::from_f64(ply as f64);
+    if score >= S::WIN_RANGE {
+        score - p
+    } else if score <= -S::WIN_RANGE {
+        score + p
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-bucket table, so every key collides.
+    fn tiny() -> TranspositionTable<i32> {
+        let mut t = TranspositionTable::new(0);
+        assert_eq!(t.capacity(), 2);
+        t.new_search();
+        t
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two() {
+        let t: TranspositionTable<i32> = TranspositionTable::new(1);
+        assert!(t.capacity().is_power_of_two());
+        assert!(t.capacity() * std::mem::size_of::<Slot<i32>>() <= 1 << 20);
+        let t: TranspositionTable<f64> = TranspositionTable::new(3);
+        assert!(t.capacity() * std::mem::size_of::<Slot<f64>>() <= 3 << 20);
+        assert!(t.capacity() * std::mem::size_of::<Slot<f64>>() > 1 << 20);
+    }
+
+    #[test]
+    fn deeper_entry_keeps_the_preferred_slot() {
+        let mut t = tiny();
+        t.store(1, 10, 8, Bound::Exact, Some(0));
+        t.store(2, 20, 3, Bound::Lower, Some(1));
+        t.store(3, 30, 2, Bound::Upper, None);
+        // Key 1 is deeper, so it stays; 3 replaced 2 in the always-replace slot.
+        assert_eq!(t.probe(1, true).unwrap().score, 10);
+        assert!(t.probe(2, true).is_none());
+        assert_eq!(t.probe(3, true).unwrap().bound, Bound::Upper);
+    }
+
+    #[test]
+    fn older_generation_is_replaced_first() {
+        let mut t = tiny();
+        t.store(1, 10, 8, Bound::Exact, None);
+        t.new_search();
+        assert!(t.probe(1, true).is_none());
+        assert_eq!(t.probe(1, false).unwrap().score, 10);
+        t.store(2, 20, 1, Bound::Exact, None);
+        assert!(t.probe(1, false).is_none());
+        assert_eq!(t.probe(2, true).unwrap().depth, 1);
+    }
+
+    #[test]
+    fn same_position_updates_in_place_and_keeps_its_move() {
+        let mut t = tiny();
+        t.store(1, 10, 8, Bound::Exact, Some(4));
+        t.store(2, 20, 9, Bound::Exact, Some(1));
+        // Key 2 went to the preferred slot (deeper), key 1 to the always-replace slot.
+        t.store(1, 11, 9, Bound::Lower, None);
+        let e = t.probe(1, true).unwrap();
+        assert_eq!((e.score, e.best, e.bound), (11, Some(4), Bound::Lower));
+        assert_eq!(t.probe(2, true).unwrap().score, 20);
+    }
+
+    #[test]
+    fn heuristic_flag_round_trips() {
+        let mut t = tiny();
+        t.store_flagged(5, 0, 3, Bound::Exact, None, false);
+        assert!(!t.probe(5, true).unwrap().heuristic);
+        t.store(5, 0, 3, Bound::Exact, None);
+        assert!(t.probe(5, true).unwrap().heuristic);
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        let win = i32::win_in(7);
+        let stored = score_to_tt(win, 3);
+        assert_eq!(stored, i32::win_in(4));
+        assert_eq!(score_from_tt(stored, 5), i32::win_in(9));
+        assert_eq!(score_from_tt(score_to_tt(-win, 3), 3), -win);
+        assert_eq!(score_to_tt(123, 9), 123);
+        let f = f64::win_in(10);
+        assert_eq!(score_from_tt(score_to_tt(f, 4), 4), f);
+    }
+
+    #[test]
+    fn clear_forgets() {
+        let mut t = tiny();
+        t.store(9, 1, 1, Bound::Exact, None);
+        assert!(t.hashfull() > 0);
+        t.clear();
+        assert!(t.probe(9, false).is_none());
+    }
+}

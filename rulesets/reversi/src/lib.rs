@@ -1,1 +1,93 @@
-//! Placeholder: being written.
+//! # ply-reversi
+//!
+//! Reversi for 2 to 4 players on square boards from 4x4 to 16x16, for the
+//! [`ply`] framework. Two players on 8x8 is standard Othello, played on a `u64` bitboard
+//! fast path.
+//!
+//! ```
+//! use ply::{Game, MoveList, Notation};
+//! use ply_reversi::Reversi;
+//!
+//! let game = Reversi::new(8, 2)?;
+//! let mut state = game.initial_state();
+//! let mut moves = MoveList::new();
+//! game.generate_moves(&state, &mut moves);
+//! assert_eq!(moves.len(), 4);
+//! let mv = game.parse_move(&state, "f5")?;
+//! game.apply(&mut state, mv);
+//! assert_eq!(
+//!     game.format_state(&state),
+//!     "......../......../......../...21.../...111../......../......../........ 2"
+//! );
+//! assert!(game.outcome(&state).is_none());
+//! # Ok::<(), ply_reversi::Error>(())
+//! ```
+//!
+//! ## Rules
+//!
+//! A move places a disc so that at least one straight line (8 directions) runs from it over
+//! one or more discs of other players, in any mix, to a disc of the mover; every such line
+//! flips to the mover. A player with no placement passes (an explicit pass move) while
+//! anybody else can place; when nobody can, the game ends, and the outcome is every
+//! player's disc count ([`ply::Outcome::Scores`], ranks derive from it).
+//!
+//! ## Start layouts
+//!
+//! Coordinates are `(column, row)` from (0, 0) at the top left; in text, `c4` is column c,
+//! row 4 counted from the top. Players are `1`..`4`; player 1 moves first.
+//!
+//! Two players (standard Othello on 8x8; on odd boards the block sits up-left of centre):
+//!
+//! ```text
+//!    d e
+//! 4  2 1
+//! 5  1 2
+//! ```
+//!
+//! Three players: a 3x3 Latin square around the centre (`(row + column) mod 3`), the same
+//! under reflection in the main diagonal. Every row, column and diagonal through the block
+//! holds each player once (the anti-diagonal is player 3's, who moves last), so every
+//! player has placements at both ends of each row and column of the block:
+//!
+//! ```text
+//! 1 2 3
+//! 2 3 1
+//! 3 1 2
+//! ```
+//!
+//! Four players: a 2x2 block with the players clockwise in turn order, the same under a
+//! quarter turn with the players renumbered. Every player has three first moves (beyond each
+//! neighbour and beyond the opposite disc):
+//!
+//! ```text
+//! 1 2
+//! 4 3
+//! ```
+//!
+//! Any other board can be the start: [`Reversi::from_position`] reads rows of `.` and
+//! `1`..`4` joined by `/`, then a space and the player to move.
+//!
+//! ## Modules
+//!
+//! - [`eval`]: evaluations for 2 and N players (mobility, corners, stability, parity).
+//! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
+//!   genetic strategy generator, seeded test cases, the contestant interface and an agent
+//!   that models its opponents.
+//! - [`nboard`]: the NBoard protocol for 2-player 8x8 engines.
+
+mod board;
+mod error;
+pub mod eval;
+pub mod marathon;
+mod movegen;
+pub mod nboard;
+mod notation;
+mod perft;
+mod rules;
+
+pub use board::{ReversiMove, ReversiState};
+pub use error::Error;
+pub use eval::Evaluation;
+pub use notation::square_name;
+pub use perft::perft;
+pub use rules::Reversi;

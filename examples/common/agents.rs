@@ -1,0 +1,769 @@
+//! Agent specs: the text form of a player, `name[:key=value,...]`, such as `alphabeta:depth=8`,
+//! `mcts:time=100ms,threads=2` or `random:seed=3`, turned into a boxed [`Agent`] and the
+//! [`Budget`] it gets for every move.
+//!
+//! Accepted agents and options are listed in [`ACCEPTED`]; `seed=N` is accepted by every agent
+//! and pins its seed (otherwise the caller's seed is used). Durations are a decimal number with
+//! a unit: `250us`, `100ms`, `2s`, `1.5s`, `1m`. External engines take a command line in `cmd=`,
+//! which must come last and takes the rest of the spec verbatim (commas included).
+
+use std::any::Any;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::baseline::{Greedy, RandomAgent};
+use ply::search::mcts::Mcts;
+use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
+use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
+use ply::Game;
+use ply_draughts::InternationalDraughts;
+use ply_reversi::Reversi;
+
+use super::hub::HubClient;
+use super::nboard::NBoardClient;
+
+/// What every agent accepts, for `--help` texts and error messages.
+pub const ACCEPTED: &str = "\
+  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL]   two-player alpha-beta (plain=true: no enhancements)
+  mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
+  paranoid[:depth=N,time=T,nodes=N,tt=MB]               N-player alpha-beta, paranoid opponents
+  maxn[:depth=N,time=T,nodes=N,tt=MB]                   N-player max^n
+  brs[:depth=N,time=T,nodes=N,tt=MB]                    N-player best-reply search
+  greedy                                                best one-ply evaluation
+  random                                                uniformly random legal moves
+  hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
+  nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
+  every agent also takes seed=N; T is a duration such as 100ms, 2s or 1.5s;
+  a search with no depth, time, nodes or iters limit gets time=1s";
+
+/// The time per move of a search spec that sets no limit.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+/// The algorithm an [`AgentSpec`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Two-player alpha-beta.
+    AlphaBeta,
+    /// Monte Carlo tree search.
+    Mcts,
+    /// N-player alpha-beta, paranoid opponent model.
+    Paranoid,
+    /// N-player max^n.
+    MaxN,
+    /// N-player best-reply search.
+    Brs,
+    /// Best one-ply evaluation.
+    Greedy,
+    /// Uniformly random moves.
+    Random,
+    /// An external program speaking the Hub protocol.
+    Hub,
+    /// An external program speaking the NBoard protocol.
+    NBoard,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of [`ACCEPTED`].
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::AlphaBeta,
+        Algorithm::Mcts,
+        Algorithm::Paranoid,
+        Algorithm::MaxN,
+        Algorithm::Brs,
+        Algorithm::Greedy,
+        Algorithm::Random,
+        Algorithm::Hub,
+        Algorithm::NBoard,
+    ];
+
+    /// The name used in specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Mcts => "mcts",
+            Algorithm::Paranoid => "paranoid",
+            Algorithm::MaxN => "maxn",
+            Algorithm::Brs => "brs",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Random => "random",
+            Algorithm::Hub => "hub",
+            Algorithm::NBoard => "nboard",
+        }
+    }
+
+    /// The option keys this algorithm accepts.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Algorithm::AlphaBeta => &["depth", "time", "nodes", "tt", "plain", "seed"],
+            Algorithm::Mcts => {
+                &["iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "seed"]
+            }
+            Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
+                &["depth", "time", "nodes", "tt", "seed"]
+            }
+            Algorithm::Greedy | Algorithm::Random => &["seed"],
+            Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "seed", "cmd"],
+        }
+    }
+
+    /// True for the programs that run outside this process.
+    pub fn is_external(self) -> bool {
+        matches!(self, Algorithm::Hub | Algorithm::NBoard)
+    }
+}
+
+/// A bad agent spec.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The name before `:` is not an agent.
+    #[error("unknown agent {0:?}; accepted agents:\n{list}", list = ACCEPTED)]
+    UnknownAgent(String),
+    /// An option this agent does not take.
+    #[error("{agent}: unknown option {key:?}; {agent} accepts {accepted}")]
+    UnknownOption {
+        /// The agent's name.
+        agent: &'static str,
+        /// The key as written.
+        key: String,
+        /// The keys it accepts, comma-separated.
+        accepted: String,
+    },
+    /// An option without `=`.
+    #[error("{agent}: option {text:?} is not key=value")]
+    NotKeyValue {
+        /// The agent's name.
+        agent: &'static str,
+        /// The text as written.
+        text: String,
+    },
+    /// A value that does not parse.
+    #[error("{agent}: bad value {value:?} for {key}: expected {expected}")]
+    BadValue {
+        /// The agent's name.
+        agent: &'static str,
+        /// The option.
+        key: &'static str,
+        /// The value as written.
+        value: String,
+        /// What would have been accepted.
+        expected: &'static str,
+    },
+    /// The same option twice.
+    #[error("{agent}: option {key} given twice")]
+    Duplicate {
+        /// The agent's name.
+        agent: &'static str,
+        /// The option.
+        key: &'static str,
+    },
+    /// An option the agent cannot do without.
+    #[error("{agent}: missing {key}=...; {agent} accepts {accepted}")]
+    Missing {
+        /// The agent's name.
+        agent: &'static str,
+        /// The option.
+        key: &'static str,
+        /// The keys it accepts, comma-separated.
+        accepted: String,
+    },
+}
+
+/// A parsed agent spec. `Display` writes the canonical form (options in a fixed order), which
+/// parses back to an equal spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Search depth limit (plies).
+    pub depth: Option<u32>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Node limit per move.
+    pub nodes: Option<u64>,
+    /// MCTS iterations per move.
+    pub iters: Option<u64>,
+    /// Transposition table size in MiB.
+    pub tt_mb: Option<usize>,
+    /// Alpha-beta without enhancements (plain fixed-depth minimax).
+    pub plain: Option<bool>,
+    /// MCTS exploration constant.
+    pub c: Option<f64>,
+    /// MCTS root-parallel threads.
+    pub threads: Option<usize>,
+    /// MCTS rollout cut-off: `Some(Some(k))` evaluates after `k` plies, `Some(None)` turns it
+    /// off, `None` keeps the library default.
+    pub cutoff: Option<Option<u32>>,
+    /// MCTS-Solver on or off.
+    pub solver: Option<bool>,
+    /// MCTS tree reuse between moves.
+    pub reuse: Option<bool>,
+    /// A fixed seed (otherwise the caller's).
+    pub seed: Option<u64>,
+    /// The command line of an external engine.
+    pub cmd: Option<String>,
+}
+
+impl AgentSpec {
+    /// A spec for `algorithm` with every option at its default.
+    pub fn new(algorithm: Algorithm) -> AgentSpec {
+        AgentSpec {
+            algorithm,
+            depth: None,
+            time: None,
+            nodes: None,
+            iters: None,
+            tt_mb: None,
+            plain: None,
+            c: None,
+            threads: None,
+            cutoff: None,
+            solver: None,
+            reuse: None,
+            seed: None,
+            cmd: None,
+        }
+    }
+
+    /// The budget for every move: the limits the spec sets, or [`DEFAULT_TIME`] for a search
+    /// that sets none (depth 1 for greedy and random, which do not search).
+    pub fn budget(&self) -> Budget {
+        let mut budget = Budget {
+            depth: self.depth,
+            time: self.time,
+            nodes: self.nodes,
+            iterations: self.iters,
+            ..Budget::default()
+        };
+        if budget.is_unlimited() {
+            match self.algorithm {
+                Algorithm::Greedy | Algorithm::Random => budget.depth = Some(1),
+                _ => budget.time = Some(DEFAULT_TIME),
+            }
+        }
+        budget
+    }
+
+    /// The seed the agent will use: the spec's own, or `seed`.
+    pub fn effective_seed(&self, seed: u64) -> u64 {
+        self.seed.unwrap_or(seed)
+    }
+
+    /// A fresh agent for this spec, seeded with the spec's `seed=` or else `seed`.
+    ///
+    /// External engines are protocol clients for one game each: `hub` plays
+    /// international draughts, `nboard` 2-player 8x8 Reversi. The program is started on the
+    /// first move; on any other game, or if it cannot be started, the agent answers
+    /// [`SearchError::Unsupported`] with the reason.
+    pub fn build<G: Game + Sync + 'static>(&self, seed: u64) -> Box<dyn Agent<G> + Send> {
+        let seed = self.effective_seed(seed);
+        match self.algorithm {
+            Algorithm::AlphaBeta => {
+                let mut a = if self.plain == Some(true) {
+                    AlphaBeta::with_options(AlphaBetaOptions::plain())
+                } else {
+                    AlphaBeta::new()
+                };
+                if let Some(mb) = self.tt_mb {
+                    a = a.with_tt_mb(mb);
+                }
+                Box::new(a)
+            }
+            Algorithm::Mcts => {
+                let mut m = Mcts::new().with_seed(seed);
+                if let Some(c) = self.c {
+                    m = m.with_exploration(c);
+                }
+                if let Some(t) = self.threads {
+                    m = m.with_threads(t);
+                }
+                if let Some(cutoff) = self.cutoff {
+                    m = m.with_rollout_cutoff(cutoff);
+                }
+                if let Some(s) = self.solver {
+                    m = m.with_solver(s);
+                }
+                if let Some(r) = self.reuse {
+                    m = m.with_tree_reuse(r);
+                }
+                Box::new(m)
+            }
+            Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
+                let model = match self.algorithm {
+                    Algorithm::Paranoid => OpponentModel::Paranoid,
+                    Algorithm::MaxN => OpponentModel::MaxN,
+                    _ => OpponentModel::BestReply,
+                };
+                let mut s = MultiplayerSearch::new(model);
+                if let Some(mb) = self.tt_mb {
+                    s = s.with_tt_mb(mb);
+                }
+                Box::new(s)
+            }
+            Algorithm::Greedy => Box::new(Greedy::with_seed(seed)),
+            Algorithm::Random => Box::new(RandomAgent::new(seed)),
+            Algorithm::Hub | Algorithm::NBoard => self.build_external::<G>(),
+        }
+    }
+
+    /// The protocol client of an external engine, if `G` is the game its protocol speaks.
+    fn build_external<G: Game + 'static>(&self) -> Box<dyn Agent<G> + Send> {
+        let cmd = self.cmd.as_deref().unwrap_or("");
+        // The client is built for its one game; the downcast succeeds exactly when `G` is
+        // that game, so no agent of the wrong type can come out of it.
+        let client: Box<dyn Any> = match self.algorithm {
+            Algorithm::Hub => Box::new(
+                Box::new(HubClient::new(cmd)) as Box<dyn Agent<InternationalDraughts> + Send>
+            ),
+            _ => Box::new(Box::new(NBoardClient::new(cmd)) as Box<dyn Agent<Reversi> + Send>),
+        };
+        match client.downcast::<Box<dyn Agent<G> + Send>>() {
+            Ok(agent) => *agent,
+            Err(_) => Box::new(Unavailable { name: self.algorithm.name() }),
+        }
+    }
+}
+
+/// The stand-in for an external engine where no protocol client is wired up.
+struct Unavailable {
+    name: &'static str,
+}
+
+impl<G: Game> Agent<G> for Unavailable {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn choose(
+        &mut self,
+        _game: &G,
+        _position: Position<'_, G::State>,
+        _budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, SearchError> {
+        Err(SearchError::Unsupported {
+            algorithm: self.name,
+            reason: "hub engines play international-draughts and nboard engines reversi \
+                     (2 players, 8x8) only"
+                .to_string(),
+        })
+    }
+}
+
+/// Reads a duration such as `100ms`, `2s`, `1.5s`, `250us`, `1m`.
+///
+/// # Errors
+/// A message naming what is accepted.
+pub fn parse_duration(text: &str) -> Result<Duration, &'static str> {
+    const EXPECTED: &str = "a duration such as 100ms, 2s or 1.5s (units ns, us, ms, s, m)";
+    let t = text.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).ok_or(EXPECTED)?;
+    let (number, unit) = t.split_at(split);
+    let scale = match unit {
+        "ns" => 1e-9,
+        "us" => 1e-6,
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" => 60.0,
+        _ => return Err(EXPECTED),
+    };
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(EXPECTED);
+    }
+    let value: f64 = number.parse().map_err(|_| EXPECTED)?;
+    let secs = value * scale;
+    if !secs.is_finite() || secs > 1e9 {
+        return Err(EXPECTED);
+    }
+    // Whole units are converted exactly; only fractional input goes through floating point.
+    if let Ok(whole) = number.parse::<u64>() {
+        let nanos_per_unit: u64 = match unit {
+            "ns" => 1,
+            "us" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            _ => 60_000_000_000,
+        };
+        return Ok(Duration::from_nanos(whole * nanos_per_unit));
+    }
+    Ok(Duration::from_nanos((secs * 1e9).round() as u64))
+}
+
+/// Writes a duration in the largest unit that keeps it exact: `2s`, `1500ms`, `250us`.
+pub fn format_duration(d: Duration) -> String {
+    let nanos = d.as_nanos();
+    if nanos == 0 {
+        "0ms".to_string()
+    } else if nanos % 1_000_000_000 == 0 {
+        format!("{}s", nanos / 1_000_000_000)
+    } else if nanos % 1_000_000 == 0 {
+        format!("{}ms", nanos / 1_000_000)
+    } else if nanos % 1_000 == 0 {
+        format!("{}us", nanos / 1_000)
+    } else {
+        format!("{nanos}ns")
+    }
+}
+
+fn parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        let (name, rest) = match text.split_once(':') {
+            Some((n, r)) => (n.trim(), Some(r)),
+            None => (text, None),
+        };
+        let algorithm = Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| SpecError::UnknownAgent(name.to_string()))?;
+        let agent = algorithm.name();
+        let accepted = || algorithm.keys().join(", ");
+        let mut spec = AgentSpec::new(algorithm);
+        let mut rest = rest.unwrap_or("");
+        while !rest.trim().is_empty() {
+            let (item, tail) = if rest.trim_start().starts_with("cmd=") {
+                (rest.trim_start(), "")
+            } else {
+                rest.split_once(',').unwrap_or((rest, ""))
+            };
+            rest = tail;
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| SpecError::NotKeyValue { agent, text: item.to_string() })?;
+            let (key, value) = (key.trim(), value.trim());
+            let Some(&key) = algorithm.keys().iter().find(|&&k| k == key) else {
+                return Err(SpecError::UnknownOption {
+                    agent,
+                    key: key.to_string(),
+                    accepted: accepted(),
+                });
+            };
+            let bad = |expected: &'static str| SpecError::BadValue {
+                agent,
+                key,
+                value: value.to_string(),
+                expected,
+            };
+            let duplicate = SpecError::Duplicate { agent, key };
+            fn set<T>(slot: &mut Option<T>, v: T, dup: SpecError) -> Result<(), SpecError> {
+                if slot.is_some() {
+                    return Err(dup);
+                }
+                *slot = Some(v);
+                Ok(())
+            }
+            match key {
+                "depth" => {
+                    let v = value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&d| d > 0)
+                        .ok_or_else(|| bad("a positive whole number of plies"))?;
+                    set(&mut spec.depth, v, duplicate)?
+                }
+                "time" => {
+                    let v = parse_duration(value)
+                        .ok()
+                        .filter(|d| !d.is_zero())
+                        .ok_or_else(|| bad("a duration such as 100ms, 2s or 1.5s"))?;
+                    set(&mut spec.time, v, duplicate)?
+                }
+                "nodes" => {
+                    let v = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| bad("a positive whole number"))?;
+                    set(&mut spec.nodes, v, duplicate)?
+                }
+                "iters" => {
+                    let v = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| bad("a positive whole number"))?;
+                    set(&mut spec.iters, v, duplicate)?
+                }
+                "tt" => {
+                    let v =
+                        value.parse().ok().ok_or_else(|| bad("a table size in MiB, such as 64"))?;
+                    set(&mut spec.tt_mb, v, duplicate)?
+                }
+                "plain" => {
+                    let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
+                    set(&mut spec.plain, v, duplicate)?
+                }
+                "c" => {
+                    let v = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|c| c.is_finite() && *c >= 0.0)
+                        .ok_or_else(|| bad("a non-negative number such as 1.4"))?;
+                    set(&mut spec.c, v, duplicate)?
+                }
+                "threads" => {
+                    let v = value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| bad("a positive number of threads"))?;
+                    set(&mut spec.threads, v, duplicate)?
+                }
+                "cutoff" => {
+                    let v = if value == "none" {
+                        None
+                    } else {
+                        Some(value.parse().map_err(|_| bad("a number of plies or none"))?)
+                    };
+                    set(&mut spec.cutoff, v, duplicate)?
+                }
+                "solver" => {
+                    let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
+                    set(&mut spec.solver, v, duplicate)?
+                }
+                "reuse" => {
+                    let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
+                    set(&mut spec.reuse, v, duplicate)?
+                }
+                "seed" => {
+                    let v = value.parse().map_err(|_| bad("a whole number"))?;
+                    set(&mut spec.seed, v, duplicate)?
+                }
+                "cmd" => {
+                    if value.is_empty() {
+                        return Err(bad("a command line"));
+                    }
+                    set(&mut spec.cmd, value.to_string(), duplicate)?
+                }
+                _ => unreachable!("every accepted key is handled"),
+            }
+        }
+        if algorithm.is_external() && spec.cmd.is_none() {
+            return Err(SpecError::Missing { agent, key: "cmd", accepted: accepted() });
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut options: Vec<String> = Vec::new();
+        if let Some(v) = self.depth {
+            options.push(format!("depth={v}"));
+        }
+        if let Some(v) = self.iters {
+            options.push(format!("iters={v}"));
+        }
+        if let Some(v) = self.time {
+            options.push(format!("time={}", format_duration(v)));
+        }
+        if let Some(v) = self.nodes {
+            options.push(format!("nodes={v}"));
+        }
+        if let Some(v) = self.tt_mb {
+            options.push(format!("tt={v}"));
+        }
+        if let Some(v) = self.plain {
+            options.push(format!("plain={v}"));
+        }
+        if let Some(v) = self.c {
+            options.push(format!("c={v}"));
+        }
+        if let Some(v) = self.threads {
+            options.push(format!("threads={v}"));
+        }
+        match self.cutoff {
+            Some(Some(v)) => options.push(format!("cutoff={v}")),
+            Some(None) => options.push("cutoff=none".to_string()),
+            None => {}
+        }
+        if let Some(v) = self.solver {
+            options.push(format!("solver={v}"));
+        }
+        if let Some(v) = self.reuse {
+            options.push(format!("reuse={v}"));
+        }
+        if let Some(v) = self.seed {
+            options.push(format!("seed={v}"));
+        }
+        if let Some(v) = &self.cmd {
+            options.push(format!("cmd={v}"));
+        }
+        f.write_str(self.algorithm.name())?;
+        if !options.is_empty() {
+            write!(f, ":{}", options.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::games::TicTacToe;
+    use ply::MoveList;
+
+    fn spec(text: &str) -> AgentSpec {
+        text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn parses_the_documented_examples() {
+        let s = spec("alphabeta:depth=8");
+        assert_eq!((s.algorithm, s.depth), (Algorithm::AlphaBeta, Some(8)));
+        assert_eq!(spec("alphabeta:time=100ms").time, Some(Duration::from_millis(100)));
+        let s = spec("alphabeta:nodes=100000,tt=64");
+        assert_eq!((s.nodes, s.tt_mb), (Some(100_000), Some(64)));
+        let s = spec("mcts:iters=20000,c=1.4");
+        assert_eq!((s.iters, s.c), (Some(20_000), Some(1.4)));
+        let s = spec("mcts:time=100ms,threads=2,cutoff=20,solver=false,reuse=true");
+        assert_eq!(s.threads, Some(2));
+        assert_eq!(s.cutoff, Some(Some(20)));
+        assert_eq!((s.solver, s.reuse), (Some(false), Some(true)));
+        assert_eq!(spec("paranoid:depth=4").algorithm, Algorithm::Paranoid);
+        assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
+        assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);
+        assert_eq!(spec("greedy"), AgentSpec::new(Algorithm::Greedy));
+        assert_eq!(spec("random:seed=9").seed, Some(9));
+        assert_eq!(spec("mcts:cutoff=none").cutoff, Some(None));
+    }
+
+    #[test]
+    fn seed_is_accepted_by_every_agent() {
+        for a in Algorithm::ALL {
+            let text = if a.is_external() {
+                format!("{}:seed=5,cmd=engine", a.name())
+            } else {
+                format!("{}:seed=5", a.name())
+            };
+            assert_eq!(spec(&text).seed, Some(5), "{text}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("100ms"), Ok(Duration::from_millis(100)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("250us"), Ok(Duration::from_micros(250)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        for bad in ["", "100", "ms", "10h", "-1s", "1.2.3s", "1e3ms"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
+        assert_eq!(format_duration(Duration::from_secs(2)), "2s");
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for text in [
+            "alphabeta",
+            "alphabeta:depth=8,time=100ms,nodes=5,tt=64,plain=true,seed=1",
+            "mcts:iters=20000,time=1500ms,c=1.4,threads=2,cutoff=20,solver=false,reuse=true",
+            "mcts:cutoff=none",
+            "brs:depth=4,tt=16",
+            "random:seed=18446744073709551615",
+            "hub:time=1s,cmd=scan hub --level 3,x",
+        ] {
+            let s = spec(text);
+            assert_eq!(s.to_string(), text);
+            assert_eq!(spec(&s.to_string()), s);
+        }
+        // Non-canonical input comes back in canonical order with canonical durations.
+        assert_eq!(
+            spec("mcts:c=2, time=1.5s ,iters=3").to_string(),
+            "mcts:iters=3,time=1500ms,c=2"
+        );
+    }
+
+    #[test]
+    fn cmd_takes_the_rest_of_the_spec() {
+        let s = spec("nboard:depth=3,cmd=./engine --opt a=1,b=2");
+        assert_eq!(s.cmd.as_deref(), Some("./engine --opt a=1,b=2"));
+        assert_eq!(s.depth, Some(3));
+    }
+
+    #[test]
+    fn errors_say_what_is_accepted() {
+        let e = "alphabta:depth=3".parse::<AgentSpec>().unwrap_err();
+        assert_eq!(e, SpecError::UnknownAgent("alphabta".into()));
+        let msg = e.to_string();
+        assert!(msg.contains("\"alphabta\"") && msg.contains("mcts[:iters=N"), "{msg}");
+
+        let e = "mcts:depth=3".parse::<AgentSpec>().unwrap_err();
+        assert!(matches!(&e, SpecError::UnknownOption { key, .. } if key == "depth"));
+        assert!(e.to_string().contains("iters, time"), "{e}");
+
+        let e = "greedy:depth=2".parse::<AgentSpec>().unwrap_err();
+        assert!(e.to_string().contains("greedy accepts seed"), "{e}");
+
+        let e = "alphabeta:time=fast".parse::<AgentSpec>().unwrap_err();
+        assert!(matches!(e, SpecError::BadValue { key: "time", .. }));
+        assert!(e.to_string().contains("\"fast\""), "{e}");
+
+        for (text, key) in [
+            ("alphabeta:depth=0", "depth"),
+            ("alphabeta:depth=-1", "depth"),
+            ("mcts:c=-1", "c"),
+            ("mcts:c=nan", "c"),
+            ("mcts:threads=0", "threads"),
+            ("mcts:solver=maybe", "solver"),
+            ("mcts:iters=1e4", "iters"),
+            ("random:seed=x", "seed"),
+        ] {
+            let e = text.parse::<AgentSpec>().unwrap_err();
+            assert!(matches!(e, SpecError::BadValue { key: k, .. } if k == key), "{text}: {e}");
+        }
+        assert_eq!(
+            "alphabeta:depth=3,depth=4".parse::<AgentSpec>(),
+            Err(SpecError::Duplicate { agent: "alphabeta", key: "depth" })
+        );
+        assert!(matches!(
+            "alphabeta:depth".parse::<AgentSpec>(),
+            Err(SpecError::NotKeyValue { .. })
+        ));
+        assert!(matches!("hub:time=1s".parse::<AgentSpec>(), Err(SpecError::Missing { .. })));
+    }
+
+    #[test]
+    fn budgets() {
+        let b = spec("alphabeta:depth=8").budget();
+        assert_eq!((b.depth, b.time), (Some(8), None));
+        let b = spec("mcts:iters=100,time=50ms").budget();
+        assert_eq!((b.iterations, b.time), (Some(100), Some(Duration::from_millis(50))));
+        assert_eq!(spec("mcts").budget().time, Some(DEFAULT_TIME));
+        assert_eq!(spec("random").budget().depth, Some(1));
+        assert!(!spec("greedy").budget().is_unlimited());
+    }
+
+    #[test]
+    fn built_agents_play_legal_moves() {
+        let game = TicTacToe;
+        let state = game.initial_state();
+        let mut legal = MoveList::new();
+        game.generate_moves(&state, &mut legal);
+        for text in ["alphabeta:depth=2", "mcts:iters=50", "greedy", "random:seed=4"] {
+            let s = spec(text);
+            let mut agent = s.build::<TicTacToe>(1);
+            let report = agent.choose(&game, Position::new(&state), &s.budget()).unwrap();
+            assert!(legal.contains(&report.best_move), "{text}");
+        }
+        let mut hub = spec("hub:cmd=x").build::<TicTacToe>(1);
+        let err = hub.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap_err();
+        assert!(matches!(err, SearchError::Unsupported { algorithm: "hub", .. }));
+    }
+}

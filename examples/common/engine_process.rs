@@ -1,0 +1,164 @@
+//! A line-based connection to an external engine: a child process started through the
+//! shell, read by a thread so that every read can time out instead of hanging the arena.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// Lines to and from an engine.
+pub trait Transport: Send {
+    /// Sends one line (a newline is added).
+    ///
+    /// # Errors
+    /// If the engine cannot be written to.
+    fn send(&mut self, line: &str) -> io::Result<()>;
+
+    /// The next line from the engine, waiting at most `timeout`.
+    ///
+    /// # Errors
+    /// At end of output (the engine quit or crashed) or after the timeout.
+    fn recv(&mut self, timeout: Duration) -> io::Result<String>;
+}
+
+/// An engine running as a child process (`sh -c <command>`, stderr discarded).
+pub struct EngineProcess {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<io::Result<String>>,
+}
+
+impl EngineProcess {
+    /// Starts `command` through the shell.
+    ///
+    /// # Errors
+    /// If the shell cannot be started.
+    pub fn start(command: &str) -> io::Result<EngineProcess> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let end = line.is_err();
+                if tx.send(line).is_err() || end {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess { command: command.to_string(), child, stdin, lines })
+    }
+}
+
+impl Transport for EngineProcess {
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.stdin, "{line}")?;
+        self.stdin.flush()
+    }
+
+    fn recv(&mut self, timeout: Duration) -> io::Result<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("`{}` did not answer within {:.1}s", self.command, timeout.as_secs_f64()),
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("`{}` closed its output", self.command),
+            )),
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        for _ in 0..20 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads `key=value` fields of a protocol line; values may be double-quoted
+/// (`done move=32-28 pv="32-28 19-23"`).
+pub fn fields(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else { break };
+        let key = rest[..eq].rsplit(' ').next().unwrap_or("").to_string();
+        let after = &rest[eq + 1..];
+        let (value, tail) = match after.strip_prefix('"') {
+            Some(quoted) => match quoted.find('"') {
+                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                None => (quoted, ""),
+            },
+            None => after.split_once(' ').unwrap_or((after, "")),
+        };
+        out.push((key, value.to_string()));
+        rest = tail.trim_start();
+    }
+    out
+}
+
+/// A connection that answers through a function, for testing protocol clients against an
+/// engine's line handler in the same process.
+#[cfg(test)]
+pub struct Loopback<F> {
+    /// Takes a line, returns the engine's answer lines.
+    pub handler: F,
+    /// Answers not read yet.
+    pub pending: std::collections::VecDeque<String>,
+}
+
+#[cfg(test)]
+impl<F: FnMut(&str) -> Vec<String> + Send> Transport for Loopback<F> {
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        let answers = (self.handler)(line);
+        self.pending.extend(answers);
+        Ok(())
+    }
+
+    fn recv(&mut self, _timeout: Duration) -> io::Result<String> {
+        self.pending.pop_front().ok_or_else(|| io::Error::new(io::ErrorKind::TimedOut, "no answer"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_quotes() {
+        let f = fields("info depth=7 score=0.12 pv=\"32-28 19-23\" nodes=100");
+        assert_eq!(f[0], ("depth".to_string(), "7".to_string()));
+        assert_eq!(f[2], ("pv".to_string(), "32-28 19-23".to_string()));
+        assert_eq!(f[3], ("nodes".to_string(), "100".to_string()));
+        assert_eq!(fields("done move=32-28")[0].1, "32-28");
+    }
+
+    #[test]
+    fn a_process_answers_and_times_out() {
+        let mut p = EngineProcess::start("read line; echo \"got $line\"; sleep 5").unwrap();
+        p.send("hello").unwrap();
+        assert_eq!(p.recv(Duration::from_secs(5)).unwrap(), "got hello");
+        let e = p.recv(Duration::from_millis(50)).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        let mut gone = EngineProcess::start("true").unwrap();
+        let e = gone.recv(Duration::from_secs(5)).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+    }
+}

@@ -1,0 +1,237 @@
+//! An NBoard protocol client (version 2): an external Othello engine (Edax, NTest, ply's own
+//! `reversi nboard` mode) as an [`Agent`] for 2-player 8x8 Reversi. The protocol's only limit
+//! is a search depth: each move sends `set depth N` (the budget's depth, else 8), the position
+//! as a GGF record (`set game ...`) and `go`, and reads the `=== move` answer.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+use ply::{Game, Notation, Player};
+use ply_reversi::{Reversi, ReversiMove, ReversiState};
+
+use super::engine_process::{EngineProcess, Transport};
+
+/// The depth sent when the budget gives none.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// How long the handshake may take.
+const STARTUP: Duration = Duration::from_secs(30);
+
+/// An external engine speaking the NBoard protocol.
+pub struct NBoardClient {
+    command: Option<String>,
+    transport: Option<Box<dyn Transport>>,
+    failure: Option<String>,
+    ready: bool,
+    name: String,
+}
+
+impl NBoardClient {
+    /// A client that starts `command` (through the shell) when it is first asked to move.
+    pub fn new(command: &str) -> NBoardClient {
+        NBoardClient {
+            command: Some(command.to_string()),
+            transport: None,
+            failure: None,
+            ready: false,
+            name: "nboard".into(),
+        }
+    }
+
+    /// A client over an open connection (the handshake is still to do).
+    pub fn with_transport(transport: Box<dyn Transport>) -> NBoardClient {
+        NBoardClient {
+            command: None,
+            transport: Some(transport),
+            failure: None,
+            ready: false,
+            name: "nboard".into(),
+        }
+    }
+
+    fn connect(&mut self) -> Result<&mut Box<dyn Transport>, String> {
+        if let Some(cmd) = self.command.take() {
+            match EngineProcess::start(&cmd) {
+                Ok(p) => self.transport = Some(Box::new(p)),
+                Err(e) => self.failure = Some(format!("cannot start `{cmd}`: {e}")),
+            }
+        }
+        if let Some(e) = &self.failure {
+            return Err(e.clone());
+        }
+        let t = self.transport.as_mut().ok_or("no engine connection")?;
+        if !self.ready {
+            match handshake(t.as_mut()) {
+                Ok(name) => {
+                    self.name = format!("nboard({name})");
+                    self.ready = true;
+                }
+                Err(e) => {
+                    self.failure = Some(format!("handshake: {e}"));
+                    return Err(format!("handshake: {e}"));
+                }
+            }
+        }
+        Ok(self.transport.as_mut().expect("connected"))
+    }
+}
+
+/// `nboard 2`, then `ping 1` until `pong 1` (collecting `set myname`); returns the name.
+fn handshake(t: &mut dyn Transport) -> io::Result<String> {
+    t.send("nboard 2")?;
+    t.send("ping 1")?;
+    let mut name = "engine".to_string();
+    loop {
+        let line = t.recv(STARTUP)?;
+        if let Some(n) = line.strip_prefix("set myname ") {
+            name = n.trim().to_string();
+        }
+        if line.trim() == "pong 1" {
+            return Ok(name);
+        }
+    }
+}
+
+/// The position as a GGF game record with no moves: `BO[8 <64 cells> <side>]`, cells row by
+/// row from a1 with `*` black (player 1), `O` white, `-` empty.
+pub fn ggf(state: &ReversiState) -> String {
+    let cells: String = state
+        .rows()
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|c| match c {
+            '1' => '*',
+            '2' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if state.to_move() == Player(0) { '*' } else { 'O' };
+    format!("(;GM[Othello]PC[ply]TY[8]BO[8 {cells} {side}];)")
+}
+
+/// The move of an `=== F5/1.00/0.5` answer.
+pub fn parse_answer(
+    game: &Reversi,
+    state: &ReversiState,
+    line: &str,
+) -> Result<(ReversiMove, Option<f64>), String> {
+    let body = line.trim().strip_prefix("===").ok_or_else(|| format!("not an answer: {line:?}"))?;
+    let mut parts = body.trim().split('/');
+    let text = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+    let eval = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
+    let mv = game.parse_move(state, &text).map_err(|e| format!("engine move {text:?}: {e}"))?;
+    Ok((mv, eval))
+}
+
+fn think(
+    t: &mut dyn Transport,
+    game: &Reversi,
+    state: &ReversiState,
+    budget: &Budget,
+) -> Result<SearchReport<ReversiMove>, String> {
+    let io = |e: io::Error| e.to_string();
+    let depth = budget.depth.unwrap_or(DEFAULT_DEPTH);
+    t.send(&format!("set depth {depth}")).map_err(io)?;
+    t.send(&format!("set game {}", ggf(state))).map_err(io)?;
+    let start = Instant::now();
+    t.send("go").map_err(io)?;
+    let timeout = budget.time.map_or(Duration::from_secs(600), |b| b * 5 + Duration::from_secs(5));
+    loop {
+        let line = t.recv(timeout).map_err(io)?;
+        if line.starts_with("===") {
+            let (mv, eval) = parse_answer(game, state, &line)?;
+            let mut report = SearchReport::instant(mv, start.elapsed());
+            report.depth = depth;
+            if let Some(e) = eval {
+                report.value = Value::Heuristic(e * 10.0);
+            }
+            return Ok(report);
+        }
+        if let Some(status) = line.strip_prefix("status bad") {
+            return Err(format!("engine: bad{status}"));
+        }
+    }
+}
+
+impl Agent<Reversi> for NBoardClient {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &mut self,
+        game: &Reversi,
+        position: Position<'_, ReversiState>,
+        budget: &Budget,
+    ) -> Result<SearchReport<ReversiMove>, SearchError> {
+        let unsupported = |reason| SearchError::Unsupported { algorithm: "nboard", reason };
+        if game.num_players() != 2 || position.state.size() != 8 {
+            return Err(unsupported("NBoard engines play 2-player 8x8 Othello only".into()));
+        }
+        let t = self.connect().map_err(unsupported)?;
+        think(t.as_mut(), game, position.state, budget).map_err(unsupported)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::engine_process::Loopback;
+    use ply::search::baseline::Greedy;
+    use ply::MoveList;
+    use ply_reversi::nboard::{parse_ggf, NBoard};
+
+    #[test]
+    fn position_round_trips_through_ggf() {
+        let game = Reversi::new(8, 2).unwrap();
+        let mut state = game.initial_state();
+        let mut legal = MoveList::new();
+        for _ in 0..5 {
+            game.generate_moves(&state, &mut legal);
+            game.apply(&mut state, legal[legal.len() / 2]);
+        }
+        let (parsed, _) = parse_ggf(&game, &ggf(&state)).unwrap();
+        assert_eq!(parsed.rows(), state.rows());
+        assert_eq!(parsed.to_move(), state.to_move());
+    }
+
+    #[test]
+    fn plays_legal_moves_against_plys_nboard_engine() {
+        let game = Reversi::new(8, 2).unwrap();
+        let mut engine = NBoard::new(Greedy::with_seed(1), "ply");
+        let handler = move |line: &str| engine.handle(line);
+        let mut agent = NBoardClient::with_transport(Box::new(Loopback {
+            handler,
+            pending: Default::default(),
+        }));
+        let mut state = game.initial_state();
+        let mut legal = MoveList::new();
+        for _ in 0..10 {
+            let report = agent.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap();
+            game.generate_moves(&state, &mut legal);
+            assert!(legal.contains(&report.best_move));
+            game.apply(&mut state, report.best_move);
+        }
+        assert_eq!(agent.name(), "nboard(ply)");
+    }
+
+    #[test]
+    fn answers() {
+        let game = Reversi::new(8, 2).unwrap();
+        let s = game.initial_state();
+        let (mv, eval) = parse_answer(&game, &s, "=== F5/1.50/0.2").unwrap();
+        assert_eq!(game.format_move(&s, mv), "f5");
+        assert_eq!(eval, Some(1.5));
+        assert!(parse_answer(&game, &s, "=== A1").is_err());
+        assert!(parse_answer(&game, &s, "pong 1").is_err());
+    }
+
+    #[test]
+    fn other_boards_are_refused() {
+        let game = Reversi::new(6, 2).unwrap();
+        let s = game.initial_state();
+        let mut agent = NBoardClient::new("true");
+        let e = agent.choose(&game, Position::new(&s), &Budget::depth(1)).unwrap_err();
+        assert!(e.to_string().contains("8x8"), "{e}");
+    }
+}

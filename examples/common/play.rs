@@ -1,0 +1,778 @@
+//! The terminal play loop shared by the game programs: any mix of human and engine seats on
+//! any [`Game`] with [`Notation`], plus a quiet engine-vs-engine mode for scripts.
+//!
+//! A human types a move in the game's notation, the number of a move from the printed list
+//! (`#3` forces the list reading where a number is also a move, as in Connect Four), or a
+//! command: `help`, `moves`, `undo` (back to the human's previous turn), `quit`. End of input
+//! ends the game cleanly.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ply::games::mix64;
+use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
+use ply::{Game, MoveList, Notation, Outcome, Player, Record};
+
+use super::agents::AgentSpec;
+use super::units::{secs, si};
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seat {
+    /// A person at the terminal.
+    Human,
+    /// An engine built from this spec.
+    Engine(AgentSpec),
+}
+
+/// Which seats the humans take (`--human`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HumanSide {
+    /// The first player (moves first).
+    First,
+    /// The second player.
+    Second,
+    /// Every seat: humans play each other.
+    Both,
+    /// No seat: engines play each other.
+    None,
+}
+
+impl HumanSide {
+    /// The seats of a `players`-player game: humans where this says, engines elsewhere, the
+    /// engines taking `engines` in turn (the last one repeated when there are fewer).
+    ///
+    /// # Panics
+    /// If an engine seat is needed and `engines` is empty.
+    pub fn seats(self, players: usize, engines: &[AgentSpec]) -> Vec<Seat> {
+        let mut next_engine = 0;
+        (0..players)
+            .map(|s| {
+                let human = match self {
+                    HumanSide::First => s == 0,
+                    HumanSide::Second => s == 1,
+                    HumanSide::Both => true,
+                    HumanSide::None => false,
+                };
+                if human {
+                    Seat::Human
+                } else {
+                    let i = next_engine.min(engines.len() - 1);
+                    next_engine += 1;
+                    Seat::Engine(engines[i].clone())
+                }
+            })
+            .collect()
+    }
+}
+
+/// The command-line options every game program shares; flatten them into its clap parser.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Engine spec, e.g. alphabeta:time=1s or mcts:iters=20000 (repeat to give each engine
+    /// seat its own, in seat order).
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<AgentSpec>,
+    /// Seats played by humans. Default: first when stdin is a terminal, none otherwise.
+    #[arg(long, value_enum)]
+    pub human: Option<HumanSide>,
+    /// Seed for the engines (default: from the clock, printed so a game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// What a game program passes to [`run`] besides its parsed options.
+#[derive(Clone, Copy, Debug)]
+pub struct Defaults<'a> {
+    /// The engine spec when `--engine` is not given and a human plays.
+    pub engine: &'a str,
+    /// The engine spec when `--engine` is not given and engines play each other (keep it
+    /// short: this is the mode of scripts and smoke tests).
+    pub batch_engine: &'a str,
+    /// A name per seat (`["Black", "White"]`); empty for "player 1", "player 2", ...
+    pub names: &'a [&'a str],
+}
+
+/// The settings of one game in the terminal.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// Who plays each seat.
+    pub seats: Vec<Seat>,
+    /// Engine seeds derive from it (seat `s` gets `mix64(seed ^ s)` unless its spec pins one).
+    pub seed: u64,
+    /// ANSI colours in board pictures.
+    pub color: bool,
+    /// A name per seat; missing ones are "player N".
+    pub names: Vec<String>,
+    /// Repeat each line read after the prompt (for input that is not typed at a terminal, so
+    /// the transcript shows it).
+    pub echo: bool,
+}
+
+impl PlayConfig {
+    fn name(&self, p: Player) -> String {
+        self.names.get(p.index()).cloned().unwrap_or_else(|| p.to_string())
+    }
+}
+
+/// How a terminal game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// The rules ended it.
+    Finished(Outcome),
+    /// A human typed `quit`.
+    Quit,
+    /// The input ran out (Ctrl-D, or a script's end).
+    EndOfInput,
+}
+
+/// A failure of the play loop itself (not of the players' input, which is asked again).
+#[derive(Debug, thiserror::Error)]
+pub enum PlayLoopError {
+    /// Reading or writing the terminal failed.
+    #[error("terminal i/o: {0}")]
+    Io(#[from] io::Error),
+    /// An engine could not move.
+    #[error("engine {spec}: {source}")]
+    Search {
+        /// The engine's spec.
+        spec: String,
+        /// Why.
+        source: SearchError,
+    },
+    /// An engine answered a move that is not legal.
+    #[error("engine {spec} answered an illegal move: {mv}")]
+    IllegalMove {
+        /// The engine's spec.
+        spec: String,
+        /// The move, in debug form.
+        mv: String,
+    },
+}
+
+/// One line typed by a human, understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<M> {
+    /// Play this move.
+    Move(M),
+    /// Show the commands.
+    Help,
+    /// Show the legal moves again.
+    Moves,
+    /// Take back to this human's previous turn.
+    Undo,
+    /// Leave the game.
+    Quit,
+}
+
+/// Why a typed line is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Nothing typed.
+    #[error("type a move, a number from the list, or help")]
+    Empty,
+    /// A list number out of range.
+    #[error("there is no move number {number}: the list has {len}")]
+    NoSuchNumber {
+        /// The number typed.
+        number: usize,
+        /// How many moves the list has.
+        len: usize,
+    },
+    /// The game's notation rejected the text.
+    #[error("{0}")]
+    Notation(String),
+}
+
+/// The help text of the play loop.
+pub const HELP: &str = "\
+Type a move in the game's notation, or the number of a move from the list (#N always means
+the list), or one of:
+  moves   show the legal moves again
+  undo    take back to your previous turn
+  help    show this text
+  quit    leave the game (so does end of input, Ctrl-D)";
+
+/// The legal move `text` names in `state`: the game's notation first, then a number from the
+/// list of legal moves (1-based, in generation order); `#N` is always a list number.
+///
+/// # Errors
+/// [`InputError`] with the reason, the notation's own message for text it cannot read.
+pub fn resolve_input<G: Notation>(
+    game: &G,
+    state: &G::State,
+    text: &str,
+) -> Result<G::Move, InputError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(InputError::Empty);
+    }
+    let mut legal = MoveList::new();
+    game.generate_moves(state, &mut legal);
+    let by_number = |n: usize| {
+        n.checked_sub(1)
+            .and_then(|i| legal.get(i).copied())
+            .ok_or(InputError::NoSuchNumber { number: n, len: legal.len() })
+    };
+    if let Some(number) = text.strip_prefix('#') {
+        return match number.trim().parse::<usize>() {
+            Ok(n) => by_number(n),
+            Err(_) => Err(InputError::Notation(format!("{text:?} is not a move number"))),
+        };
+    }
+    match game.parse_move(state, text) {
+        Ok(mv) => Ok(mv),
+        Err(e) => match text.parse::<usize>() {
+            Ok(n) => by_number(n),
+            Err(_) => Err(InputError::Notation(e.to_string())),
+        },
+    }
+}
+
+/// A typed line: a command word or a move (see [`resolve_input`]).
+///
+/// # Errors
+/// As [`resolve_input`].
+pub fn read_input<G: Notation>(
+    game: &G,
+    state: &G::State,
+    text: &str,
+) -> Result<Input<G::Move>, InputError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "help" | "h" | "?" => Ok(Input::Help),
+        "moves" | "list" => Ok(Input::Moves),
+        "undo" | "back" => Ok(Input::Undo),
+        "quit" | "exit" | "q" => Ok(Input::Quit),
+        _ => resolve_input(game, state, text).map(Input::Move),
+    }
+}
+
+/// The numbered legal moves: `1. 11-15  2. 11-16 ...`, wrapped at about 80 columns.
+pub fn numbered_moves<G: Notation>(game: &G, state: &G::State) -> String {
+    let mut legal = MoveList::new();
+    game.generate_moves(state, &mut legal);
+    let mut out = String::new();
+    let mut width = 0;
+    for (i, &mv) in legal.iter().enumerate() {
+        let item = format!("{}. {}", i + 1, game.format_move(state, mv));
+        if width > 0 && width + item.len() + 2 > 80 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push_str("  ");
+            width += 2;
+        }
+        width += item.len();
+        out.push_str(&item);
+    }
+    out
+}
+
+/// The ply to go back to for `undo` at ply `now`: the latest earlier ply where a human was to
+/// move (`to_move[i]` is the seat to move at ply `i`), or `None` if there is none.
+pub fn undo_target(to_move: &[Player], seats: &[Seat], now: usize) -> Option<usize> {
+    (0..now.min(to_move.len())).rev().find(|&i| seats[to_move[i].index()] == Seat::Human)
+}
+
+/// A line of moves in notation, played from `start`, stopping at the first move that is not
+/// legal (a search's PV may run past the end of the game).
+pub fn format_line<G: Notation>(game: &G, start: &G::State, line: &[G::Move]) -> Vec<String> {
+    let mut state = start.clone();
+    let mut legal = MoveList::new();
+    let mut out = Vec::with_capacity(line.len());
+    for &mv in line {
+        game.generate_moves(&state, &mut legal);
+        if !legal.contains(&mv) {
+            break;
+        }
+        out.push(game.format_move(&state, mv));
+        game.apply(&mut state, mv);
+    }
+    out
+}
+
+/// The moves of a game numbered as a score sheet: `1. a b 2. c d` for two players, `1. a 2. b`
+/// otherwise.
+pub fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::Move]) -> String {
+    let line = format_line(game, start, moves);
+    if game.num_players() == 2 {
+        line.chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        line.iter()
+            .enumerate()
+            .map(|(i, m)| format!("{}. {m}", i + 1))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The result in words: `Black wins`, `draw by repetition`, `scores: Black 40, White 24 (Black
+/// wins)`.
+pub fn describe_outcome(outcome: &Outcome, names: &[String], repetition: bool) -> String {
+    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
+    match outcome {
+        Outcome::Winner(p) => format!("{} wins", name(p.index())),
+        Outcome::Draw if repetition => "draw by repetition".to_string(),
+        Outcome::Draw => "draw".to_string(),
+        Outcome::Scores(scores) => {
+            let list: Vec<String> =
+                scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(i))).collect();
+            let best = scores.iter().copied().max().unwrap_or(0);
+            let top: Vec<String> =
+                (0..scores.len()).filter(|&i| scores[i] == best).map(name).collect();
+            let verdict = match top.len() {
+                1 => format!("{} wins", top[0]),
+                n if n == scores.len() => "draw".to_string(),
+                _ => format!("tie between {}", top.join(" and ")),
+            };
+            format!("scores: {} ({verdict})", list.join(", "))
+        }
+    }
+}
+
+/// One line of engine statistics: depth, score, nodes, speed, time and PV.
+pub fn engine_line<G: Notation>(
+    game: &G,
+    state: &G::State,
+    who: &str,
+    report: &SearchReport<G::Move>,
+) -> String {
+    let mv = game.format_move(state, report.best_move);
+    let pv = format_line(game, state, &report.pv).join(" ");
+    let mut line = format!("{who} plays {mv}   depth {}", report.depth);
+    if report.seldepth > report.depth {
+        line += &format!("/{}", report.seldepth);
+    }
+    line += &format!("  score {}  nodes {}", report.value, si(report.nodes as f64));
+    if report.iterations > 0 {
+        line += &format!("  iters {}", si(report.iterations as f64));
+    }
+    line += &format!("  nps {}  time {}  pv {pv}", si(report.nps()), secs(report.elapsed));
+    line
+}
+
+/// True if stdout takes colours: a terminal, and `NO_COLOR` unset or empty.
+pub fn color_enabled() -> bool {
+    let no_color = match std::env::var_os("NO_COLOR") {
+        Some(v) => !v.is_empty(),
+        None => false,
+    };
+    io::stdout().is_terminal() && !no_color
+}
+
+/// A seed from the clock, for games that were not given one.
+pub fn clock_seed() -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    mix64(nanos as u64) % 1_000_000
+}
+
+type Engine<G> = (Box<dyn Agent<G> + Send>, Budget, String);
+
+fn build_engines<G: Game + Sync + 'static>(seats: &[Seat], seed: u64) -> Vec<Option<Engine<G>>> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(s, seat)| match seat {
+            Seat::Human => None,
+            Seat::Engine(spec) => {
+                Some((spec.build(mix64(seed ^ s as u64)), spec.budget(), spec.to_string()))
+            }
+        })
+        .collect()
+}
+
+fn engine_move<'g, G: Notation + Sync + 'static>(
+    record: &mut Record<'g, G>,
+    engines: &mut [Option<Engine<G>>],
+    seat: usize,
+    who: &str,
+    out: &mut impl Write,
+) -> Result<(), PlayLoopError> {
+    let game = record.game();
+    let (agent, budget, spec) = engines[seat].as_mut().expect("an engine seat");
+    let position = Position::with_history(record.state(), record.hashes());
+    let report = agent
+        .choose(game, position, budget)
+        .map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?;
+    writeln!(out, "{}", engine_line(game, record.state(), who, &report))?;
+    let before = record.state().clone();
+    record.play(report.best_move).map_err(|_| PlayLoopError::IllegalMove {
+        spec: spec.clone(),
+        mv: format!("{:?}", report.best_move),
+    })?;
+    observe_all(game, engines, &before, report.best_move);
+    Ok(())
+}
+
+fn observe_all<G: Game>(
+    game: &G,
+    engines: &mut [Option<Engine<G>>],
+    before: &G::State,
+    mv: G::Move,
+) {
+    for (agent, _, _) in engines.iter_mut().flatten() {
+        agent.observe(game, before, mv);
+    }
+}
+
+/// Prints the final picture, the result and the score sheet.
+pub fn print_result<G: Notation>(
+    record: &Record<'_, G>,
+    names: &[String],
+    color: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let game = record.game();
+    writeln!(out, "\n{}\n", game.render(record.state(), record.moves().last().copied(), color))?;
+    if let Some(outcome) = record.outcome() {
+        writeln!(
+            out,
+            "result: {}",
+            describe_outcome(&outcome, names, record.is_repetition_draw())
+        )?;
+    }
+    writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))
+}
+
+/// Plays a game at the terminal: humans type their moves on `input`, engines print a line of
+/// statistics per move, everything goes to `out`. Returns how it ended and the record.
+///
+/// # Errors
+/// If the terminal fails or an engine cannot move; bad human input is explained and asked
+/// again instead.
+pub fn play_terminal<'g, G: Notation + Sync + 'static>(
+    game: &'g G,
+    start: G::State,
+    config: &PlayConfig,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<(Ending, Record<'g, G>), PlayLoopError> {
+    assert_eq!(config.seats.len(), game.num_players(), "one seat per player");
+    let names: Vec<String> = (0..game.num_players()).map(|i| config.name(Player::new(i))).collect();
+    let mut engines = build_engines::<G>(&config.seats, config.seed);
+    let mut record = Record::new(game, start.clone());
+    let mut to_move: Vec<Player> = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        if let Some(outcome) = record.outcome() {
+            print_result(&record, &names, config.color, out)?;
+            return Ok((Ending::Finished(outcome), record));
+        }
+        let player = game.to_move(record.state());
+        let seat = player.index();
+        to_move.truncate(record.moves().len());
+        to_move.push(player);
+        let who = names[seat].clone();
+        if config.seats[seat] != Seat::Human {
+            engine_move(&mut record, &mut engines, seat, &who, out)?;
+            continue;
+        }
+        let last = record.moves().last().copied();
+        writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
+        writeln!(out, "{}", numbered_moves(game, record.state()))?;
+        loop {
+            write!(out, "{who} to move> ")?;
+            out.flush()?;
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                writeln!(out, "\nend of input: game left after {} moves", record.moves().len())?;
+                writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))?;
+                return Ok((Ending::EndOfInput, record));
+            }
+            let text = String::from_utf8_lossy(&line);
+            if config.echo {
+                writeln!(out, "{}", text.trim_end())?;
+            }
+            match read_input(game, record.state(), &text) {
+                Ok(Input::Move(mv)) => {
+                    let before = record.state().clone();
+                    // `resolve_input` only returns listed moves; a repetition draw is checked
+                    // at the top of the loop, so this cannot be refused.
+                    if let Err(e) = record.play(mv) {
+                        writeln!(out, "{e}")?;
+                        continue;
+                    }
+                    observe_all(game, &mut engines, &before, mv);
+                    break;
+                }
+                Ok(Input::Help) => writeln!(out, "{HELP}")?,
+                Ok(Input::Moves) => writeln!(out, "{}", numbered_moves(game, record.state()))?,
+                Ok(Input::Quit) => {
+                    writeln!(out, "game left after {} moves", record.moves().len())?;
+                    writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))?;
+                    return Ok((Ending::Quit, record));
+                }
+                Ok(Input::Undo) => {
+                    let now = record.moves().len();
+                    let Some(target) = undo_target(&to_move, &config.seats, now) else {
+                        writeln!(out, "nothing to undo")?;
+                        continue;
+                    };
+                    let moves = record.moves()[..target].to_vec();
+                    record = Record::new(game, start.clone());
+                    for engine in engines.iter_mut().flatten() {
+                        engine.0.new_game();
+                    }
+                    for mv in moves {
+                        let before = record.state().clone();
+                        record.play(mv).expect("replaying moves that were legal");
+                        observe_all(game, &mut engines, &before, mv);
+                    }
+                    writeln!(out, "took back {} moves", now - target)?;
+                    break;
+                }
+                Err(e) => {
+                    writeln!(out, "{e}")?;
+                    writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                }
+            }
+        }
+    }
+}
+
+/// Plays engines against each other from `start` to the end, one line per move on `out`, then
+/// the final picture and the result. `seats[s]` plays seat `s`.
+///
+/// # Errors
+/// If an engine cannot move or writing fails.
+pub fn play_engines<'g, G: Notation + Sync + 'static>(
+    game: &'g G,
+    start: G::State,
+    seats: &[AgentSpec],
+    seed: u64,
+    names: &[String],
+    out: &mut impl Write,
+) -> Result<Record<'g, G>, PlayLoopError> {
+    let seats: Vec<Seat> = seats.iter().cloned().map(Seat::Engine).collect();
+    assert_eq!(seats.len(), game.num_players(), "one seat per player");
+    let names: Vec<String> = (0..game.num_players())
+        .map(|i| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string()))
+        .collect();
+    let mut engines = build_engines::<G>(&seats, seed);
+    let mut record = Record::new(game, start);
+    while record.outcome().is_none() {
+        let seat = game.to_move(record.state()).index();
+        write!(out, "{:>3}. ", record.moves().len() + 1)?;
+        engine_move(&mut record, &mut engines, seat, &names[seat], out)?;
+    }
+    print_result(&record, &names, false, out)?;
+    Ok(record)
+}
+
+/// The whole program for a game: reads who plays from `args`, prints the seed, then plays at
+/// the terminal (or engine against engine when no human plays) and returns the exit code.
+/// Errors are printed to stderr with a non-zero code; end of input is a clean exit.
+pub fn run<G: Notation + Sync + 'static>(
+    game: &G,
+    start: G::State,
+    args: &PlayArgs,
+    defaults: Defaults<'_>,
+) -> ExitCode {
+    let stdin_is_terminal = io::stdin().is_terminal();
+    let human =
+        args.human.unwrap_or(if stdin_is_terminal { HumanSide::First } else { HumanSide::None });
+    let default_spec =
+        if human == HumanSide::None { defaults.batch_engine } else { defaults.engine };
+    let engines = if args.engines.is_empty() {
+        match default_spec.parse::<AgentSpec>() {
+            Ok(spec) => vec![spec],
+            Err(e) => {
+                eprintln!("error: default engine: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        args.engines.clone()
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let names: Vec<String> = defaults.names.iter().map(|s| s.to_string()).collect();
+    let seats = human.seats(game.num_players(), &engines);
+    let color = color_enabled();
+    let mut out = io::stdout().lock();
+    let describe: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
+            match s {
+                Seat::Human => format!("{name}: human"),
+                Seat::Engine(spec) => format!("{name}: {spec}"),
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "{}  (seed {seed})", describe.join(", "));
+    let result = if human == HumanSide::None {
+        let specs: Vec<AgentSpec> = seats
+            .into_iter()
+            .filter_map(|s| match s {
+                Seat::Engine(spec) => Some(spec),
+                Seat::Human => None,
+            })
+            .collect();
+        play_engines(game, start, &specs, seed, &names, &mut out).map(|_| ())
+    } else {
+        let config = PlayConfig { seats, seed, color, names, echo: !stdin_is_terminal };
+        let mut input = io::stdin().lock();
+        if stdin_is_terminal {
+            let _ = writeln!(out, "type help for the commands");
+        }
+        play_terminal(game, start, &config, &mut input, &mut out).map(|_| ())
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(PlayLoopError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::games::{ConnectFour, TicTacToe};
+
+    fn spec(text: &str) -> AgentSpec {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn input_by_notation_number_and_hash() {
+        let g = TicTacToe;
+        let s = g.initial_state();
+        assert_eq!(resolve_input(&g, &s, " b2 \n"), Ok(4));
+        assert_eq!(resolve_input(&g, &s, "1"), Ok(0));
+        assert_eq!(resolve_input(&g, &s, "#9"), Ok(8));
+        assert_eq!(
+            resolve_input(&g, &s, "10"),
+            Err(InputError::NoSuchNumber { number: 10, len: 9 })
+        );
+        assert_eq!(resolve_input(&g, &s, "0"), Err(InputError::NoSuchNumber { number: 0, len: 9 }));
+        assert_eq!(resolve_input(&g, &s, ""), Err(InputError::Empty));
+        let e = resolve_input(&g, &s, "z9").unwrap_err();
+        assert!(e.to_string().contains("\"z9\""), "{e}");
+    }
+
+    #[test]
+    fn notation_wins_over_list_numbers() {
+        // Column 1 full: the list is 2..7, so "#1" is column 2 but "1" names column 1 and is
+        // refused by the notation rather than read as a list number.
+        let g = ConnectFour::standard();
+        let s = g.parse_state("x....../o....../x....../o....../x....../o......").unwrap();
+        assert_eq!(resolve_input(&g, &s, "#1"), Ok(1));
+        assert_eq!(resolve_input(&g, &s, "2"), Ok(1));
+        assert_eq!(resolve_input(&g, &s, "7"), Ok(6));
+        // "1" fails as a column (full) and then reads as list number 1, column 2.
+        assert_eq!(resolve_input(&g, &s, "1"), Ok(1));
+    }
+
+    #[test]
+    fn commands() {
+        let g = TicTacToe;
+        let s = g.initial_state();
+        assert_eq!(read_input(&g, &s, "HELP"), Ok(Input::Help));
+        assert_eq!(read_input(&g, &s, "undo"), Ok(Input::Undo));
+        assert_eq!(read_input(&g, &s, "quit\n"), Ok(Input::Quit));
+        assert_eq!(read_input(&g, &s, "moves"), Ok(Input::Moves));
+        assert_eq!(read_input(&g, &s, "a1"), Ok(Input::Move(6)));
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_humans_turn() {
+        let seats = [Seat::Human, Seat::Engine(spec("random"))];
+        let to_move = [Player(0), Player(1), Player(0), Player(1), Player(0)];
+        assert_eq!(undo_target(&to_move, &seats, 4), Some(2));
+        assert_eq!(undo_target(&to_move, &seats, 2), Some(0));
+        assert_eq!(undo_target(&to_move, &seats, 0), None);
+        let both = [Seat::Human, Seat::Human];
+        assert_eq!(undo_target(&to_move, &both, 4), Some(3));
+    }
+
+    #[test]
+    fn seats_from_human_side() {
+        let e = [spec("greedy"), spec("random")];
+        assert_eq!(HumanSide::First.seats(2, &e), vec![Seat::Human, Seat::Engine(e[0].clone())]);
+        assert_eq!(HumanSide::None.seats(3, &e)[2], Seat::Engine(e[1].clone()));
+        assert_eq!(HumanSide::Second.seats(2, &e)[1], Seat::Human);
+    }
+
+    fn play_script(script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>, String) {
+        let g = TicTacToe;
+        let config = PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true };
+        let mut out = Vec::new();
+        let (ending, record) =
+            play_terminal(&g, g.initial_state(), &config, &mut script.as_bytes(), &mut out)
+                .unwrap();
+        (ending, record.moves().to_vec(), String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn human_game_to_the_end() {
+        let (ending, moves, out) =
+            play_script("a3\nb3\nnonsense\nb2\n6\na2\nb1\na1\n", vec![Seat::Human, Seat::Human]);
+        assert_eq!(ending, Ending::Finished(Outcome::Winner(Player(0))));
+        assert_eq!(moves, vec![0, 1, 4, 8, 3, 7, 6]);
+        assert!(out.contains("invalid square \"nonsense\""), "{out}");
+        assert!(out.contains("result: player 1 wins"), "{out}");
+        assert!(out.contains("moves: 1. a3 b3 2. b2 c1 3. a2 b1 4. a1"), "{out}");
+    }
+
+    #[test]
+    fn truncated_input_ends_cleanly() {
+        let (ending, moves, out) = play_script("a3\nb3", vec![Seat::Human, Seat::Human]);
+        assert_eq!(ending, Ending::EndOfInput);
+        assert_eq!(moves, vec![0, 1]);
+        assert!(out.contains("end of input"), "{out}");
+        let (ending, _, _) = play_script("", vec![Seat::Human, Seat::Human]);
+        assert_eq!(ending, Ending::EndOfInput);
+    }
+
+    #[test]
+    fn undo_and_quit_against_an_engine() {
+        let seats = vec![Seat::Human, Seat::Engine(spec("random:seed=3"))];
+        let (ending, moves, out) = play_script("b2\n1\nundo\nundo\nundo\na1\nquit\n", seats);
+        assert_eq!(ending, Ending::Quit);
+        // b2, engine, the first listed move, engine; undo -> back before the listed move; undo -> back before b2; nothing
+        // left; a1, engine reply.
+        assert_eq!(moves.len(), 2);
+        assert_eq!(moves[0], 6);
+        assert_eq!(out.matches("took back 2 moves").count(), 2, "{out}");
+        assert!(out.contains("nothing to undo"), "{out}");
+        assert!(out.contains("player 2 plays"), "{out}");
+    }
+
+    #[test]
+    fn engines_play_to_the_end() {
+        let g = TicTacToe;
+        let specs = [spec("alphabeta:depth=9"), spec("random:seed=5")];
+        let mut out = Vec::new();
+        let record = play_engines(&g, g.initial_state(), &specs, 7, &[], &mut out).unwrap();
+        let outcome = record.outcome().unwrap();
+        assert!(outcome.reward(Player(0), 2) >= 0.5, "perfect play never loses");
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches(" plays ").count(), record.moves().len());
+        assert!(text.contains("result: "), "{text}");
+    }
+
+    #[test]
+    fn outcome_words() {
+        let names = vec!["Black".to_string(), "White".to_string()];
+        assert_eq!(describe_outcome(&Outcome::Winner(Player(1)), &names, false), "White wins");
+        assert_eq!(describe_outcome(&Outcome::Draw, &names, true), "draw by repetition");
+        assert_eq!(
+            describe_outcome(&Outcome::from_scores(&[40, 24]), &names, false),
+            "scores: Black 40, White 24 (Black wins)"
+        );
+        assert_eq!(
+            describe_outcome(&Outcome::from_scores(&[5, 9, 9]), &[], false),
+            "scores: player 1 5, player 2 9, player 3 9 (tie between player 2 and player 3)"
+        );
+    }
+}

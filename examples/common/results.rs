@@ -1,0 +1,374 @@
+//! The arena's results file: one JSON object per finished game and line (JSON lines), read
+//! back to resume a run, to merge the files of many shards, and to print the standings.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ply::arena::{SeatStats, Standings};
+use ply::{Outcome, Player};
+use serde::{Deserialize, Serialize};
+
+/// The result of one game as written in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    /// The seat that won.
+    Winner(usize),
+    /// A draw (by the rules, by repetition, or adjudicated at the ply cap).
+    Draw,
+    /// A final score per seat.
+    Scores(Vec<i32>),
+}
+
+impl GameResult {
+    /// The file form of an outcome.
+    pub fn from_outcome(outcome: &Outcome) -> GameResult {
+        match outcome {
+            Outcome::Winner(p) => GameResult::Winner(p.index()),
+            Outcome::Draw => GameResult::Draw,
+            Outcome::Scores(s) => GameResult::Scores(s.to_vec()),
+        }
+    }
+
+    /// Back to an outcome.
+    pub fn to_outcome(&self) -> Outcome {
+        match self {
+            GameResult::Winner(s) => Outcome::Winner(Player::new(*s)),
+            GameResult::Draw => Outcome::Draw,
+            GameResult::Scores(s) => Outcome::from_scores(s),
+        }
+    }
+}
+
+/// What one seat spent over a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// The agent's spec.
+    pub agent: String,
+    /// Moves it chose.
+    pub moves: u32,
+    /// Thinking time in microseconds.
+    pub time_us: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// What identifies a tournament: game, options, agents and seed.
+pub type TournamentKey = (String, String, Vec<String>, u64);
+
+/// One finished game of a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's registry name.
+    pub game: String,
+    /// Its options as command-line flags (empty for the defaults).
+    pub options: String,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Every agent of the tournament, as specs; `seats` index this list.
+    pub agents: Vec<String>,
+    /// The game's index in the tournament schedule.
+    pub index: usize,
+    /// Which opening it started from (games sharing it differ only in seats).
+    pub opening: usize,
+    /// `seats[s]` is the agent that played seat `s`.
+    pub seats: Vec<usize>,
+    /// The opening moves played before the agents took over, in notation.
+    pub opening_moves: Vec<String>,
+    /// The position the agents started from.
+    pub start: String,
+    /// The agents' moves from `start`, in notation.
+    pub moves: Vec<String>,
+    /// The result.
+    pub result: GameResult,
+    /// True if the ply cap stopped the game and it was scored a draw.
+    pub adjudicated: bool,
+    /// What each seat spent.
+    pub stats: Vec<SeatRecord>,
+}
+
+impl GameRecord {
+    /// The tournament this game belongs to: records with equal keys are one tournament.
+    pub fn tournament(&self) -> TournamentKey {
+        (self.game.clone(), self.options.clone(), self.agents.clone(), self.seed)
+    }
+
+    /// The seats' statistics in the library's form.
+    pub fn seat_stats(&self) -> Vec<SeatStats> {
+        self.stats
+            .iter()
+            .map(|s| SeatStats {
+                moves: s.moves,
+                time: Duration::from_micros(s.time_us),
+                nodes: s.nodes,
+            })
+            .collect()
+    }
+}
+
+/// A problem with a results file.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// A line that is not a game record (other than an incomplete last line).
+    #[error("{path}:{line}: not a game record: {reason}")]
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// What the JSON reader said.
+        reason: String,
+    },
+}
+
+/// The records of a results file, and whether its last line was cut off (a run interrupted
+/// while writing). An incomplete last line is skipped; any other bad line is an error.
+///
+/// # Errors
+/// If the file cannot be read or holds a bad line.
+pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError> {
+    let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
+    let mut text = String::new();
+    File::open(path).and_then(|mut f| f.read_to_string(&mut text)).map_err(io_err)?;
+    let complete = text.is_empty() || text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    let mut records = Vec::new();
+    let mut truncated = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => records.push(r),
+            Err(_) if i + 1 == lines.len() && !complete => truncated = true,
+            Err(e) => {
+                return Err(ResultsError::BadLine {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+    Ok((records, truncated))
+}
+
+/// Cuts an incomplete last line off the file, so that appending starts on a fresh line.
+///
+/// # Errors
+/// If the file cannot be read or written.
+pub fn drop_incomplete_line(path: &Path) -> Result<(), ResultsError> {
+    let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
+    let mut file = OpenOptions::new().read(true).write(true).open(path).map_err(io_err)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io_err)?;
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    file.set_len(keep as u64).map_err(io_err)?;
+    file.seek(SeekFrom::End(0)).map_err(io_err)?;
+    Ok(())
+}
+
+/// Appends records to a results file, one line each, flushed at once so an interrupted run
+/// loses nothing that finished.
+pub struct ResultsWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl ResultsWriter {
+    /// Opens `path` for appending, creating it if needed.
+    ///
+    /// # Errors
+    /// If it cannot be opened.
+    pub fn append(path: &Path) -> Result<ResultsWriter, ResultsError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| ResultsError::Io { path: path.to_path_buf(), source })?;
+        Ok(ResultsWriter { path: path.to_path_buf(), file })
+    }
+
+    /// Writes one record as one line.
+    ///
+    /// # Errors
+    /// If writing fails.
+    pub fn write(&mut self, record: &GameRecord) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_string(record).expect("records serialise");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|source| ResultsError::Io { path: self.path.clone(), source })
+    }
+}
+
+/// Reads every line of `reader` that is a record (for merge from stdin and tests).
+pub fn parse_lines(reader: impl BufRead) -> Vec<GameRecord> {
+    reader.lines().map_while(Result::ok).filter_map(|l| serde_json::from_str(&l).ok()).collect()
+}
+
+/// The records of one tournament, by schedule index (duplicates dropped).
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// The game's registry name.
+    pub game: String,
+    /// Its options as flags.
+    pub options: String,
+    /// The agents' specs.
+    pub agents: Vec<String>,
+    /// The tournament seed.
+    pub seed: u64,
+    /// The games, ordered by index.
+    pub records: Vec<GameRecord>,
+}
+
+impl Tournament {
+    /// The key its records share.
+    pub fn key(&self) -> TournamentKey {
+        (self.game.clone(), self.options.clone(), self.agents.clone(), self.seed)
+    }
+
+    /// The standings over every game.
+    pub fn standings(&self) -> Standings {
+        let mut s = Standings::new(self.agents.clone());
+        for r in &self.records {
+            s.add(&r.seats, &r.result.to_outcome(), &r.seat_stats());
+        }
+        s
+    }
+
+    /// The tournament's title: game and options.
+    pub fn title(&self) -> String {
+        if self.options.is_empty() {
+            self.game.clone()
+        } else {
+            format!("{} {}", self.game, self.options)
+        }
+    }
+
+    /// The standings as text, under a title line.
+    pub fn table(&self) -> String {
+        let s = self.standings();
+        let adjudicated = self.records.iter().filter(|r| r.adjudicated).count();
+        let mut out = format!("== {}: {} games", self.title(), self.records.len());
+        if adjudicated > 0 {
+            out += &format!(" ({adjudicated} adjudicated draws at the ply cap)");
+        }
+        out += " ==\n";
+        out + &s.table()
+    }
+}
+
+/// Groups records into tournaments (same game, options, agents and seed), each ordered by
+/// index with duplicate indices dropped, in order of first appearance.
+pub fn group(records: impl IntoIterator<Item = GameRecord>) -> Vec<Tournament> {
+    let mut order: Vec<TournamentKey> = Vec::new();
+    let mut groups: BTreeMap<TournamentKey, BTreeMap<usize, GameRecord>> = BTreeMap::new();
+    for r in records {
+        let key = r.tournament();
+        if !groups.contains_key(&key) {
+            order.push(key.clone());
+        }
+        groups.entry(key).or_default().entry(r.index).or_insert(r);
+    }
+    order
+        .into_iter()
+        .map(|key| {
+            let records: Vec<GameRecord> =
+                groups.remove(&key).unwrap_or_default().into_values().collect();
+            Tournament { game: key.0, options: key.1, agents: key.2, seed: key.3, records }
+        })
+        .collect()
+}
+
+/// The schedule indices already in `records` for one tournament.
+pub fn done_indices<'a>(
+    records: impl IntoIterator<Item = &'a GameRecord>,
+    key: &TournamentKey,
+) -> BTreeSet<usize> {
+    records.into_iter().filter(|r| &r.tournament() == key).map(|r| r.index).collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn record(index: usize, seats: [usize; 2], result: GameResult) -> GameRecord {
+        GameRecord {
+            game: "tictactoe".into(),
+            options: String::new(),
+            seed: 1,
+            agents: vec!["greedy".into(), "random".into()],
+            index,
+            opening: index / 2,
+            seats: seats.to_vec(),
+            opening_moves: vec!["b2".into()],
+            start: "....x....".into(),
+            moves: vec!["a1".into()],
+            result,
+            adjudicated: false,
+            stats: vec![
+                SeatRecord { agent: "greedy".into(), moves: 4, time_us: 1500, nodes: 10 },
+                SeatRecord { agent: "random".into(), moves: 4, time_us: 10, nodes: 0 },
+            ],
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_json() {
+        for result in [GameResult::Winner(1), GameResult::Draw, GameResult::Scores(vec![3, 5])] {
+            let r = record(3, [1, 0], result);
+            let line = serde_json::to_string(&r).unwrap();
+            assert!(!line.contains('\n'));
+            assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), r);
+        }
+        let line = serde_json::to_string(&record(0, [0, 1], GameResult::Winner(0))).unwrap();
+        assert!(line.contains("\"result\":{\"winner\":0}"), "{line}");
+    }
+
+    #[test]
+    fn incomplete_last_line_is_skipped_and_cut() {
+        let dir = std::env::temp_dir().join(format!("ply-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("cut.jsonl");
+        let full = serde_json::to_string(&record(0, [0, 1], GameResult::Draw)).unwrap();
+        std::fs::write(&path, format!("{full}\n{}", &full[..20])).unwrap();
+        let (records, truncated) = read_records(&path).unwrap();
+        assert_eq!((records.len(), truncated), (1, true));
+        drop_incomplete_line(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{full}\n"));
+        // A bad line in the middle is an error, with its line number.
+        std::fs::write(&path, format!("{full}\nnot json\n{full}\n")).unwrap();
+        let e = read_records(&path).unwrap_err();
+        assert!(matches!(e, ResultsError::BadLine { line: 2, .. }), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn grouping_drops_duplicates_and_orders_by_index() {
+        let a = record(2, [1, 0], GameResult::Winner(0));
+        let b = record(0, [0, 1], GameResult::Draw);
+        let mut other = record(0, [0, 1], GameResult::Draw);
+        other.seed = 2;
+        let groups = group(vec![a.clone(), b.clone(), a.clone(), other]);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].records, vec![b, a]);
+        let s = groups[0].standings();
+        // Game 2: random (seat 0) beat greedy; game 0 a draw.
+        let p = s.pair(0, 1).unwrap();
+        assert_eq!((p.wins, p.draws, p.losses), (0, 1, 1));
+        assert!(groups[0].table().starts_with("== tictactoe: 2 games =="));
+    }
+}

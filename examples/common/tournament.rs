@@ -1,0 +1,380 @@
+//! Running a tournament on one game: the fair schedule of [`ply::arena::schedule`], seeded
+//! openings, games in parallel on std threads, each finished game handed to the caller at
+//! once (to be written to the results file), progress, and an SPRT stop.
+
+use std::collections::BTreeSet;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ply::arena::{
+    play_game, random_opening, schedule, ArenaError, Fixture, Seat, Sprt, SprtDecision, Standings,
+};
+use ply::games::mix64;
+use ply::search::SearchError;
+use ply::{Game, Notation};
+
+use super::agents::AgentSpec;
+use super::games::GameVisitor;
+use super::play::format_line;
+use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
+
+/// Where the openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Openings {
+    /// This many uniformly random plies from the start position, seeded per opening.
+    RandomPlies(usize),
+    /// Positions in the game's notation, used in turn (opening `i` is `positions[i % len]`).
+    Positions(Vec<String>),
+}
+
+/// Everything that defines a tournament on one game (and so its results).
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    /// The game's registry name.
+    pub game: String,
+    /// Its options as flags, for the records.
+    pub options: String,
+    /// The agents.
+    pub agents: Vec<AgentSpec>,
+    /// At least this many games; rounded up to whole openings so every opening is played
+    /// from every seat.
+    pub games: usize,
+    /// The openings.
+    pub openings: Openings,
+    /// Every game's openings and agent seeds derive from it and the game's index.
+    pub seed: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Games longer than this are stopped and scored a draw.
+    pub max_plies: usize,
+    /// Play only the games with `index % n == k - 1` for `Some((k, n))`.
+    pub shard: Option<(usize, usize)>,
+    /// Stop as soon as this test decides between the first two agents (first agent's view).
+    pub sprt: Option<Sprt>,
+    /// Draw a progress bar (on stderr, when it is a terminal).
+    pub progress: bool,
+}
+
+impl TournamentConfig {
+    /// The key that identifies this tournament's records.
+    pub fn key(&self) -> TournamentKey {
+        (
+            self.game.clone(),
+            self.options.clone(),
+            self.agents.iter().map(|a| a.to_string()).collect(),
+            self.seed,
+        )
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct RunSummary {
+    /// Games played by this run.
+    pub played: usize,
+    /// Games skipped because the results file had them.
+    pub skipped: usize,
+    /// The SPRT decision, if a test was set and reached one.
+    pub sprt: Option<SprtDecision>,
+}
+
+/// Why a tournament stopped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RunError {
+    /// What went wrong.
+    pub message: String,
+    /// True if an agent cannot play this game at all (e.g. two-player search on a
+    /// three-player game), so a multi-game run can skip it.
+    pub unsupported: bool,
+}
+
+impl RunError {
+    fn new(message: impl Into<String>) -> RunError {
+        RunError { message: message.into(), unsupported: false }
+    }
+}
+
+/// The per-game seed of game `index`.
+pub fn game_seed(seed: u64, index: usize) -> u64 {
+    mix64(seed ^ mix64(index as u64 + 1))
+}
+
+/// The seed of opening `opening` (shared by the games that differ only in seats).
+pub fn opening_seed(seed: u64, opening: usize) -> u64 {
+    mix64(seed ^ mix64(opening as u64 ^ 0x6f70_656e_696e_6700))
+}
+
+/// The fixtures of a tournament of `agents` agents on a `players`-player game, at least
+/// `games` of them in whole openings.
+pub fn fixtures(agents: usize, players: usize, games: usize) -> Vec<Fixture> {
+    let per_opening = schedule(agents, players, 1).len().max(1);
+    let openings = games.div_ceil(per_opening).max(1);
+    schedule(agents, players, openings)
+}
+
+/// Plays the tournament on the visited game: every fixture of the schedule not in `done`
+/// (and in this shard), handing each finished game to `sink` as it ends, with `standings`
+/// (which may already hold resumed games) kept up to date.
+pub struct Run<'a> {
+    /// The tournament.
+    pub config: &'a TournamentConfig,
+    /// Schedule indices already played.
+    pub done: &'a BTreeSet<usize>,
+    /// The standings so far; the run adds its games.
+    pub standings: &'a mut Standings,
+    /// Receives every finished game; an error stops the run.
+    pub sink: &'a mut dyn FnMut(&GameRecord) -> Result<(), String>,
+}
+
+impl GameVisitor for Run<'_> {
+    type Output = Result<RunSummary, RunError>;
+
+    fn visit<G: Game + Notation + Sync + Send + 'static>(self, game: G) -> Self::Output {
+        run_on(&game, self)
+    }
+}
+
+fn run_on<G: Game + Notation + Sync + 'static>(
+    game: &G,
+    run: Run<'_>,
+) -> Result<RunSummary, RunError> {
+    let cfg = run.config;
+    if cfg.agents.is_empty() {
+        return Err(RunError::new("no agents"));
+    }
+    let players = game.num_players();
+    let initial = game.initial_state();
+    let positions: Vec<G::State> = match &cfg.openings {
+        Openings::RandomPlies(_) => Vec::new(),
+        Openings::Positions(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                game.parse_state(p).map_err(|e| RunError::new(format!("opening {}: {e}", i + 1)))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    if matches!(cfg.openings, Openings::Positions(_)) && positions.is_empty() {
+        return Err(RunError::new("the openings file holds no position"));
+    }
+    let all = fixtures(cfg.agents.len(), players, cfg.games);
+    let todo: Vec<Fixture> = all
+        .into_iter()
+        .filter(|f| match cfg.shard {
+            Some((k, n)) => f.index % n == k - 1,
+            None => true,
+        })
+        .filter(|f| !run.done.contains(&f.index))
+        .collect();
+    let mut summary = RunSummary { skipped: run.done.len(), ..RunSummary::default() };
+    if cfg.sprt.is_some() && cfg.agents.len() != 2 {
+        return Err(RunError::new("--sprt needs exactly two agents"));
+    }
+
+    // The start of a fixture: its opening position and the opening moves in notation.
+    let opening_of = |f: &Fixture| -> (G::State, Vec<G::Move>, G::State) {
+        let base = if positions.is_empty() {
+            initial.clone()
+        } else {
+            positions[f.opening % positions.len()].clone()
+        };
+        let line = match cfg.openings {
+            Openings::RandomPlies(k) if k > 0 => {
+                random_opening(game, &base, k, opening_seed(cfg.seed, f.opening))
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        let mut start = base.clone();
+        for &mv in &line {
+            game.apply(&mut start, mv);
+        }
+        (base, line, start)
+    };
+
+    let bar = progress_bar(cfg, todo.len());
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let names: Vec<String> = cfg.agents.iter().map(|a| a.to_string()).collect();
+    let mut failure: Option<RunError> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Result<GameRecord, RunError>>();
+        for _ in 0..cfg.threads.max(1).min(todo.len().max(1)) {
+            let tx = tx.clone();
+            let (todo, next, stop, names, opening_of) = (&todo, &next, &stop, &names, &opening_of);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Some(f) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                let (base, line, start) = opening_of(f);
+                let result = play_fixture(game, cfg, names, f, &base, &line, &start);
+                if tx.send(result).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for message in rx {
+            let record = match message {
+                Ok(r) => r,
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
+            if let Err(e) = (run.sink)(&record) {
+                failure.get_or_insert(RunError::new(e));
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
+            run.standings.add(&record.seats, &record.result.to_outcome(), &record.seat_stats());
+            summary.played += 1;
+            bar.set_message(running_score(run.standings));
+            bar.inc(1);
+            if let Some(sprt) = &cfg.sprt {
+                if let Some(p) = run.standings.pair(0, 1) {
+                    let decision = sprt.decide(p.wins, p.draws, p.losses);
+                    if decision != SprtDecision::Continue && summary.sprt.is_none() {
+                        summary.sprt = Some(decision);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if cfg.progress {
+        eprintln!(
+            "{}: played {} games in {:.1}s{}",
+            cfg.game,
+            summary.played,
+            started.elapsed().as_secs_f64(),
+            if summary.skipped > 0 {
+                format!(", {} resumed", summary.skipped)
+            } else {
+                String::new()
+            }
+        );
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+fn play_fixture<G: Game + Notation + Sync + 'static>(
+    game: &G,
+    cfg: &TournamentConfig,
+    names: &[String],
+    f: &Fixture,
+    base: &G::State,
+    line: &[G::Move],
+    start: &G::State,
+) -> Result<GameRecord, RunError> {
+    let seed = game_seed(cfg.seed, f.index);
+    let mut seats: Vec<Seat<G>> = f
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, &a)| {
+            let spec = &cfg.agents[a];
+            Seat::new(spec.build::<G>(mix64(seed ^ (s as u64 + 1))), spec.budget())
+        })
+        .collect();
+    let played = play_game(game, start, &mut seats, cfg.max_plies).map_err(|e| RunError {
+        unsupported: matches!(
+            &e,
+            ArenaError::Search { source: SearchError::Unsupported { .. }, .. }
+        ),
+        message: format!("{} game {}: {e}", cfg.game, f.index),
+    })?;
+    Ok(GameRecord {
+        game: cfg.game.clone(),
+        options: cfg.options.clone(),
+        seed: cfg.seed,
+        agents: names.to_vec(),
+        index: f.index,
+        opening: f.opening,
+        seats: f.seats.clone(),
+        opening_moves: format_line(game, base, line),
+        start: game.format_state(start),
+        moves: format_line(game, start, &played.moves),
+        result: GameResult::from_outcome(&played.outcome),
+        adjudicated: played.adjudicated,
+        stats: played
+            .seats
+            .iter()
+            .zip(&f.seats)
+            .map(|(st, &a)| SeatRecord {
+                agent: names[a].clone(),
+                moves: st.moves,
+                time_us: st.time.as_micros() as u64,
+                nodes: st.nodes,
+            })
+            .collect(),
+    })
+}
+
+/// The running score for the progress line: `A 12.5 - B 7.5` for two agents, mean scores
+/// otherwise.
+pub fn running_score(s: &Standings) -> String {
+    let names = s.names();
+    if names.len() == 2 {
+        if let Some(p) = s.pair(0, 1) {
+            let (a, b) =
+                (p.wins as f64 + p.draws as f64 / 2.0, p.losses as f64 + p.draws as f64 / 2.0);
+            return format!("{} {a} - {b} {}", names[0], names[1]);
+        }
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{n} {:.2}", s.agent(i).mean_reward()))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn progress_bar(cfg: &TournamentConfig, len: usize) -> ProgressBar {
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    let style =
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games  {msg}  (eta {eta})")
+            .expect("a valid template")
+            .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_prefix(cfg.game.clone());
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixtures_come_in_whole_openings() {
+        // Two agents, two seats: two games per opening.
+        assert_eq!(fixtures(2, 2, 5).len(), 6);
+        assert_eq!(fixtures(2, 2, 6).len(), 6);
+        // Three agents: three pairs, two colours each.
+        assert_eq!(fixtures(3, 2, 1).len(), 6);
+        // Two agents at a three-player table: three rotations.
+        assert_eq!(fixtures(2, 3, 4).len(), 6);
+    }
+
+    #[test]
+    fn seeds_differ_per_game_and_opening() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        assert_ne!(opening_seed(1, 0), game_seed(1, 0));
+        assert_eq!(opening_seed(5, 3), opening_seed(5, 3));
+    }
+}

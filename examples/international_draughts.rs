@@ -1,0 +1,130 @@
+//! Play international draughts (10x10, FMJD rules) in the terminal against ply's engine, or
+//! run the engine under a draughts GUI through the Hub protocol.
+//!
+//! ```text
+//! cargo run --release --example international_draughts                 # you play White
+//! cargo run --release --example international_draughts -- --ai-vs-ai   # engine vs engine
+//! cargo run --release --example international_draughts -- --human second --engine alphabeta:time=3s
+//! cargo run --release --example international_draughts -- --position "W:WK46,28:B12,K40"
+//! cargo run --release --example international_draughts -- hub          # Hub protocol engine
+//! ```
+//!
+//! Type moves in standard notation (`32-28`, `28x19`, `19x28x37` when a short capture is
+//! ambiguous) or by their number in the list, `help` for the commands.
+
+mod common;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use ply::search::alphabeta::AlphaBeta;
+use ply::{Game, Notation};
+use ply_draughts::hub::{self, HubEngine};
+use ply_draughts::{DrawRules, InternationalDraughts, Move};
+
+use common::play::{run, Defaults, HumanSide, PlayArgs};
+
+/// Play international draughts against ply's engine.
+#[derive(Parser, Debug)]
+#[command(
+    name = "international_draughts",
+    after_help = common::agents::ACCEPTED,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Start from this FEN position, e.g. "W:W31-50:B1-20" (K before a square marks a king).
+    #[arg(long, value_name = "FEN")]
+    position: Option<String>,
+    /// Engines play both sides (the same as --human none).
+    #[arg(long)]
+    ai_vs_ai: bool,
+    /// Draw rules to switch off, comma separated: repetition, king-moves, endgame,
+    /// king-vs-king.
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    no_draw: Vec<String>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the Hub protocol (version 2, as Scan) on stdin and stdout.
+    Hub {
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_name = "MIB")]
+        tt_mb: usize,
+    },
+}
+
+fn draw_rules(off: &[String]) -> Result<DrawRules, String> {
+    let mut rules = DrawRules::FMJD;
+    for name in off {
+        match name.trim() {
+            "repetition" => rules.repetition = false,
+            "king-moves" => rules.king_moves = None,
+            "endgame" => rules.endgame_moves = None,
+            "king-vs-king" => rules.king_vs_king = false,
+            other => {
+                return Err(format!(
+                    "unknown draw rule {other:?}: expected repetition, king-moves, endgame or \
+                     king-vs-king"
+                ))
+            }
+        }
+    }
+    Ok(rules)
+}
+
+fn hub_mode(tt_mb: usize) -> ExitCode {
+    let agent = AlphaBeta::new().with_tt_mb(tt_mb.clamp(1, 65_536)).with_info(Box::new(|info| {
+        let pv: &[Move] = info.pv::<Move>().unwrap_or(&[]);
+        let line = hub::info_fields(info.depth, info.value, info.nodes, info.elapsed, pv);
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    }));
+    let engine = HubEngine::new(agent).without_final_info();
+    match hub::run(engine, io::BufReader::new(io::stdin()), io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let mut cli = Cli::parse();
+    if let Some(Command::Hub { tt_mb }) = cli.command {
+        return hub_mode(tt_mb);
+    }
+    let rules = match draw_rules(&cli.no_draw) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let game = InternationalDraughts::with_draw_rules(rules);
+    let start = match &cli.position {
+        Some(fen) => match game.parse_state(fen) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: bad --position: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => game.initial_state(),
+    };
+    if cli.ai_vs_ai {
+        cli.play.human = Some(HumanSide::None);
+    }
+    let defaults = Defaults {
+        engine: "alphabeta:time=2s",
+        batch_engine: "alphabeta:time=50ms",
+        names: &["White", "Black"],
+    };
+    run(&game, start, &cli.play, defaults)
+}

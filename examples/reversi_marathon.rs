@@ -1,0 +1,305 @@
+//! The TopCoder MultiplayerReversi contest, replayed: K seeded test cases (board 7..=12, 3
+//! players on odd sizes and 4 on even, opponents from the seed's genetic generator), played by
+//! several agents in parallel, with the mean score per agent and per board size.
+//!
+//! ```text
+//! cargo run --release --example reversi_marathon -- --cases 100 --seed 1
+//! cargo run --release --example reversi_marathon -- --cases 20 --agent greedy --agent modelling:depth=2
+//! ```
+//!
+//! An agent is a spec of the search library (`random`, `greedy`, `paranoid:depth=2`,
+//! `maxn:depth=2`, `mcts:iters=300,cutoff=8`, ...) playing through the contest's interface,
+//! or `modelling[:depth=N]`, the contestant that learns the opponents' weights from their moves.
+//! The score of a test case is (cells owned) x (players) / (cells on the board); the table
+//! shows the mean with a 95% confidence interval (normal approximation).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use ply_reversi::marathon::{
+    AgentContestant, CaseResult, Contestant, ModellingConfig, ModellingContestant, ModellingStats,
+    TestCase,
+};
+use ply_reversi::Reversi;
+
+use common::agents::AgentSpec;
+
+const DEFAULT_AGENTS: [&str; 6] = [
+    "random",
+    "greedy",
+    "paranoid:depth=2",
+    "maxn:depth=2",
+    "mcts:iters=300,cutoff=8",
+    "modelling:depth=2",
+];
+
+/// Replay the MultiplayerReversi contest with several agents.
+#[derive(Parser, Debug)]
+#[command(name = "reversi_marathon", after_help = common::agents::ACCEPTED)]
+struct Cli {
+    /// Number of test cases (k = 0..K).
+    #[arg(long, default_value_t = 100, value_name = "K")]
+    cases: u64,
+    /// Seed of the run: test case k of seed S is always the same.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// An agent to evaluate (repeatable); default: random, greedy, paranoid, max^n, MCTS and
+    /// the opponent-modelling contestant.
+    #[arg(long = "agent", value_name = "SPEC")]
+    agents: Vec<String>,
+    /// Worker threads (default: the machine's parallelism).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// An agent of the run.
+#[derive(Clone, Debug)]
+enum Entry {
+    Library(AgentSpec),
+    Modelling(ModellingConfig),
+}
+
+impl Entry {
+    fn parse(text: &str) -> Result<Entry, String> {
+        if let Some(rest) = text.strip_prefix("modelling") {
+            let mut config = ModellingConfig::default();
+            for opt in rest.trim_start_matches(':').split(',').filter(|s| !s.is_empty()) {
+                match opt.split_once('=') {
+                    Some(("depth", v)) => {
+                        config.depth =
+                            v.parse().map_err(|_| format!("bad depth {v:?} in {text:?}"))?
+                    }
+                    _ => return Err(format!("bad option {opt:?} in {text:?}: expected depth=N")),
+                }
+            }
+            return Ok(Entry::Modelling(config));
+        }
+        text.parse::<AgentSpec>().map(Entry::Library).map_err(|e| e.to_string())
+    }
+
+    fn contestant(&self, seed: u64) -> Box<dyn Contestant> {
+        match self {
+            Entry::Library(spec) => {
+                Box::new(AgentContestant::new(spec.build::<Reversi>(seed), spec.budget()))
+            }
+            Entry::Modelling(config) => Box::new(ModellingContestant::new(config.clone())),
+        }
+    }
+}
+
+/// One finished (test case, agent) pair.
+struct Outcome {
+    case: usize,
+    agent: usize,
+    result: CaseResult,
+    stats: Option<ModellingStats>,
+}
+
+fn run_job(entry: &Entry, case: &TestCase, seed: u64) -> (CaseResult, Option<ModellingStats>) {
+    match entry {
+        Entry::Modelling(config) => {
+            let mut c = ModellingContestant::new(config.clone());
+            let result = case.run(&mut c);
+            (result, Some(c.stats))
+        }
+        other => {
+            let mut c = other.contestant(seed);
+            (case.run(c.as_mut()), None)
+        }
+    }
+}
+
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+fn bar(len: u64, what: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    let style = ProgressStyle::with_template(
+        "{msg:>12} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+    .progress_chars("=> ");
+    pb.set_style(style);
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Runs `jobs` closures on `threads` workers, sending each result down the channel.
+fn parallel<T: Send>(
+    jobs: usize,
+    threads: usize,
+    pb: &ProgressBar,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            let work = &work;
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= jobs {
+                    break;
+                }
+                let out = work(i);
+                if tx.send((i, out)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut results: Vec<Option<T>> = (0..jobs).map(|_| None).collect();
+        for (i, out) in rx {
+            results[i] = Some(out);
+            pb.inc(1);
+        }
+        pb.finish();
+        results.into_iter().map(|r| r.expect("every job reports")).collect()
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let texts: Vec<String> = if cli.agents.is_empty() {
+        DEFAULT_AGENTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        cli.agents.clone()
+    };
+    let mut entries = Vec::new();
+    for t in &texts {
+        match Entry::parse(t) {
+            Ok(e) => entries.push(e),
+            Err(e) => {
+                eprintln!("error: bad --agent {t:?}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if cli.cases == 0 {
+        eprintln!("error: --cases must be at least 1");
+        return ExitCode::FAILURE;
+    }
+    let threads = cli
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    println!(
+        "{} test cases, seed {}, {} agents, {threads} threads",
+        cli.cases,
+        cli.seed,
+        entries.len()
+    );
+    let start = Instant::now();
+    let pb = bar(cli.cases, "generating");
+    let cases: Vec<TestCase> =
+        parallel(cli.cases as usize, threads, &pb, |k| TestCase::generate(k as u64, cli.seed));
+    let generation = start.elapsed();
+    let jobs = cases.len() * entries.len();
+    let pb = bar(jobs as u64, "playing");
+    let outcomes: Vec<Outcome> = parallel(jobs, threads, &pb, |j| {
+        // Interleave agents so the bar's rate is representative from the start.
+        let (case, agent) = (j / entries.len(), j % entries.len());
+        let seed = ply::games::mix64(cli.seed ^ (case as u64) << 8 ^ agent as u64);
+        let (result, stats) = run_job(&entries[agent], &cases[case], seed);
+        Outcome { case, agent, result, stats }
+    });
+    let total = start.elapsed();
+    report(&cli, &texts, &cases, &outcomes, generation, total);
+    ExitCode::SUCCESS
+}
+
+fn report(
+    cli: &Cli,
+    names: &[String],
+    cases: &[TestCase],
+    outcomes: &[Outcome],
+    generation: Duration,
+    total: Duration,
+) {
+    println!();
+    println!(
+        "strategy generation {:.1}s ({:.2}s per test case on one thread), total {:.1}s",
+        generation.as_secs_f64(),
+        generation.as_secs_f64() * cli.threads.unwrap_or(2) as f64 / cases.len() as f64,
+        total.as_secs_f64()
+    );
+    let sizes: Vec<usize> = {
+        let mut s: Vec<usize> = cases.iter().map(|c| c.size).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    println!();
+    println!("| agent | mean score | 95% CI | total | errors | ms per move |");
+    println!("|---|---|---|---|---|---|");
+    for (a, name) in names.iter().enumerate() {
+        let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.agent == a).collect();
+        let scores: Vec<f64> = mine.iter().map(|o| o.result.score).collect();
+        let (mean, ci) = mean_ci(&scores);
+        let errors = mine.iter().filter(|o| o.result.error.is_some()).count();
+        let calls: u32 = mine.iter().map(|o| o.result.calls).sum();
+        let think: f64 = mine.iter().map(|o| o.result.thinking.as_secs_f64()).sum();
+        println!(
+            "| {name} | {mean:.3} | ±{ci:.3} | {:.1} | {errors} | {:.1} |",
+            scores.iter().sum::<f64>(),
+            1000.0 * think / f64::from(calls.max(1))
+        );
+    }
+    println!();
+    let header: Vec<String> = sizes
+        .iter()
+        .map(|&s| {
+            format!(
+                "{s}x{s} ({}p, n={})",
+                if s % 2 == 1 { 3 } else { 4 },
+                cases.iter().filter(|c| c.size == s).count()
+            )
+        })
+        .collect();
+    println!("| agent | {} |", header.join(" | "));
+    println!("|---|{}", "---|".repeat(sizes.len()));
+    for (a, name) in names.iter().enumerate() {
+        let mut by_size: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+        for o in outcomes.iter().filter(|o| o.agent == a) {
+            by_size.entry(cases[o.case].size).or_default().push(o.result.score);
+        }
+        let cells: Vec<String> = sizes
+            .iter()
+            .map(|s| {
+                let (m, ci) = mean_ci(by_size.get(s).map_or(&[][..], |v| v.as_slice()));
+                format!("{m:.3} ±{ci:.3}")
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+    let stats: Vec<&ModellingStats> = outcomes.iter().filter_map(|o| o.stats.as_ref()).collect();
+    if !stats.is_empty() {
+        let observed: u32 = stats.iter().map(|s| s.observed).sum();
+        let predicted: u32 = stats.iter().map(|s| s.predicted).sum();
+        let unexplained: u32 = stats.iter().map(|s| s.unexplained).sum();
+        println!();
+        println!(
+            "opponent model: {predicted} of {observed} opponent moves predicted before learning from them ({:.1}%), {unexplained} board changes unexplained",
+            100.0 * f64::from(predicted) / f64::from(observed.max(1))
+        );
+    }
+}

@@ -1,0 +1,418 @@
+//! Text forms: PDN FEN positions ([`Setup`]), moves as square numbers or as a path of
+//! `(row, col)` squares ([`MoveText`]), and the terminal board picture.
+//!
+//! Parsing is split as in the chess crates: [`Setup`] and [`MoveText`] read text without
+//! knowing the board, then [`EnglishCheckers::setup`] and [`EnglishCheckers::resolve`] check
+//! it against the board size and the legal moves.
+//!
+//! - Squares are numbered 1..=N*N/2 over the dark squares, left to right and top to bottom
+//!   (8x8: 1-4 on row 0, 29-32 on row 7). Black starts on the low numbers.
+//! - A step is written `11-15`; a capture lists its start and every landing square,
+//!   `22x15x8`. On input the short form `22x8` (or any subset of the landing squares, in
+//!   order) is accepted when it names one legal move; otherwise the error lists the
+//!   candidates.
+//! - The seed's path form lists the visited `(row, col)` squares, row 0 at the top (Black's
+//!   side): written `(1,2)-(3,0)-(5,2)`; on input `[(1, 2), (3, 0), (5, 2)]` (the Python
+//!   list the seed prints) is accepted too.
+//! - Positions are PDN FEN: `B:W21,22,...:B1,2,...` (side to move, then each colour's squares,
+//!   `K` before a king; ranges like `1-12` are accepted). When the count of plies without
+//!   capture or man move is not zero it follows as `:H12`.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use ply::{Game, MoveList, Notation};
+
+use crate::error::{Error, FenError, MoveError};
+use crate::moves::Move;
+use crate::rules::{CheckersState, Color, EnglishCheckers, Piece};
+
+/// A position read from PDN FEN, before it is checked against a board size.
+///
+/// ```
+/// use ply_checkers::{Setup, Color};
+/// let setup: Setup = "W:WK3,21:B1-2".parse()?;
+/// assert_eq!(setup.to_move, Color::White);
+/// assert_eq!(setup.pieces.len(), 4);
+/// assert_eq!(setup.to_string(), "W:WK3,21:B1,2");
+/// # Ok::<(), ply_checkers::FenError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    /// The side to move.
+    pub to_move: Color,
+    /// Each piece with its square number (1-based).
+    pub pieces: Vec<(usize, Piece)>,
+    /// Plies since the last capture or man move.
+    pub quiet_plies: u16,
+}
+
+impl FromStr for Setup {
+    type Err = FenError;
+
+    fn from_str(text: &str) -> Result<Setup, FenError> {
+        let syntax = || FenError::Syntax(text.to_string());
+        let mut t = text.trim();
+        if let Some(inner) = t.strip_prefix("[FEN").and_then(|r| r.strip_suffix(']')) {
+            t = inner.trim().trim_matches('"');
+        }
+        let t = t.trim_end_matches('.');
+        let mut parts = t.split(':');
+        let to_move = match parts.next().map(str::trim) {
+            Some("B" | "b") => Color::Black,
+            Some("W" | "w") => Color::White,
+            _ => return Err(syntax()),
+        };
+        let mut pieces = Vec::new();
+        let mut quiet_plies = 0;
+        let mut seen = [false; 2];
+        for part in parts {
+            let part = part.trim();
+            let (color, list) = match part.chars().next() {
+                Some('W' | 'w') => (Color::White, &part[1..]),
+                Some('B' | 'b') => (Color::Black, &part[1..]),
+                Some('H' | 'h') => {
+                    quiet_plies =
+                        part[1..].parse().map_err(|_| FenError::Counter(part.to_string()))?;
+                    continue;
+                }
+                _ => return Err(syntax()),
+            };
+            if std::mem::replace(&mut seen[color.index()], true) {
+                return Err(syntax());
+            }
+            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (king, squares) = match item.strip_prefix(['K', 'k']) {
+                    Some(rest) => (true, rest),
+                    None => (false, item),
+                };
+                let number = |s: &str| -> Result<usize, FenError> {
+                    match s.trim().parse::<usize>() {
+                        Ok(n) if n >= 1 => Ok(n),
+                        _ => Err(FenError::Square { square: item.to_string(), max: 128 }),
+                    }
+                };
+                let (lo, hi) = match squares.split_once('-') {
+                    Some((a, b)) => (number(a)?, number(b)?),
+                    None => (number(squares)?, number(squares)?),
+                };
+                if lo > hi || hi > 128 {
+                    return Err(FenError::Square { square: item.to_string(), max: 128 });
+                }
+                pieces.extend((lo..=hi).map(|sq| (sq, Piece { color, king })));
+            }
+        }
+        if seen != [true, true] {
+            return Err(syntax());
+        }
+        Ok(Setup { to_move, pieces, quiet_plies })
+    }
+}
+
+impl fmt::Display for Setup {
+    /// White's squares then Black's, each in increasing order, kings marked `K`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.to_move == Color::Black { "B" } else { "W" })?;
+        for (color, letter) in [(Color::White, 'W'), (Color::Black, 'B')] {
+            let mut squares: Vec<_> =
+                self.pieces.iter().filter(|(_, p)| p.color == color).collect();
+            squares.sort_by_key(|(sq, _)| *sq);
+            write!(f, ":{letter}")?;
+            for (i, (sq, p)) in squares.iter().enumerate() {
+                let sep = if i == 0 { "" } else { "," };
+                write!(f, "{sep}{}{sq}", if p.king { "K" } else { "" })?;
+            }
+        }
+        if self.quiet_plies > 0 {
+            write!(f, ":H{}", self.quiet_plies)?;
+        }
+        Ok(())
+    }
+}
+
+/// A move as written, before it is matched against the legal moves.
+///
+/// ```
+/// use ply_checkers::MoveText;
+/// let m: MoveText = "22x15x8".parse()?;
+/// assert_eq!(m, MoveText::Numbers { squares: vec![22, 15, 8], capture: true });
+/// let p: MoveText = "[(1, 2), (3, 0), (5, 2)]".parse()?;
+/// assert_eq!(p.to_string(), "(1,2)-(3,0)-(5,2)");
+/// # Ok::<(), ply_checkers::MoveError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveText {
+    /// Square numbers separated by `-` (a step) or `x` (a capture).
+    Numbers {
+        /// The squares as written (1-based), at least two.
+        squares: Vec<usize>,
+        /// True if written with `x`.
+        capture: bool,
+    },
+    /// `(row, col)` squares, row 0 at the top, at least two.
+    Path(Vec<(usize, usize)>),
+}
+
+impl FromStr for MoveText {
+    type Err = MoveError;
+
+    fn from_str(text: &str) -> Result<MoveText, MoveError> {
+        let t = text.trim();
+        let syntax = || MoveError::Syntax(t.to_string());
+        if t.contains('(') {
+            let inner = t.trim_start_matches('[').trim_end_matches(']');
+            let mut path = Vec::new();
+            let mut rest = inner.trim();
+            while !rest.is_empty() {
+                let open = rest.strip_prefix('(').ok_or_else(syntax)?;
+                let (pair, after) = open.split_once(')').ok_or_else(syntax)?;
+                let (r, c) = pair.split_once(',').ok_or_else(syntax)?;
+                let r = r.trim().parse().map_err(|_| syntax())?;
+                let c = c.trim().parse().map_err(|_| syntax())?;
+                path.push((r, c));
+                rest = after.trim_start_matches(|ch: char| {
+                    ch.is_whitespace() || ch == ',' || ch == '-' || ch == 'x'
+                });
+            }
+            if path.len() < 2 {
+                return Err(syntax());
+            }
+            return Ok(MoveText::Path(path));
+        }
+        let capture = t.contains(['x', 'X', ':']);
+        let squares = t
+            .split(['-', 'x', 'X', ':'])
+            .map(|s| s.trim().parse::<usize>().map_err(|_| syntax()))
+            .collect::<Result<Vec<_>, _>>()?;
+        if squares.len() < 2 || squares.contains(&0) {
+            return Err(syntax());
+        }
+        Ok(MoveText::Numbers { squares, capture })
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveText::Numbers { squares, capture } => {
+                let sep = if *capture { "x" } else { "-" };
+                for (i, sq) in squares.iter().enumerate() {
+                    write!(f, "{}{sq}", if i == 0 { "" } else { sep })?;
+                }
+                Ok(())
+            }
+            MoveText::Path(path) => {
+                for (i, (r, c)) in path.iter().enumerate() {
+                    write!(f, "{}({r},{c})", if i == 0 { "" } else { "-" })?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// True if `want` (start, some landings, end) fits `path`: same start and end, and the middle
+/// squares of `want` appear in `path` in the same order.
+fn fits(want: &[usize], path: &[usize]) -> bool {
+    if want.first() != path.first() || want.last() != path.last() {
+        return false;
+    }
+    let mut inner = path[1..path.len() - 1].iter();
+    want[1..want.len() - 1].iter().all(|w| inner.any(|p| p == w))
+}
+
+impl EnglishCheckers {
+    /// Every legal move of `state` with its visited squares, in generation order.
+    pub fn moves_with_paths(&self, state: &CheckersState) -> Vec<(Move, Vec<usize>)> {
+        let mut moves = MoveList::new();
+        self.generate_moves(state, &mut moves);
+        moves.iter().map(|&m| (m, self.path(state, m))).collect()
+    }
+
+    /// `mv` in numeric notation with every landing square (`11-15`, `22x15x8`).
+    pub fn move_numbers(&self, state: &CheckersState, mv: Move) -> String {
+        let squares = self.path(state, mv).iter().map(|&s| s + 1).collect();
+        MoveText::Numbers { squares, capture: mv.is_capture() }.to_string()
+    }
+
+    /// `mv` in the seed's path form, `(5,0)-(4,1)`.
+    pub fn move_path_text(&self, state: &CheckersState, mv: Move) -> String {
+        let path = self.path(state, mv).iter().map(|&s| self.coords(s)).collect();
+        MoveText::Path(path).to_string()
+    }
+
+    /// The legal move of `state` that `text` names.
+    ///
+    /// An exact path wins; otherwise the written squares must be the start, the end and, in
+    /// order, some of the landing squares of exactly one legal move.
+    ///
+    /// # Errors
+    /// [`MoveError::Square`] for a square not on this board, [`MoveError::Illegal`] when no
+    /// legal move fits, [`MoveError::Ambiguous`] when several do.
+    pub fn resolve(&self, state: &CheckersState, text: &MoveText) -> Result<Move, MoveError> {
+        let written = text.to_string();
+        let bad_square = |square: String| MoveError::Square { square, text: written.clone() };
+        let want: Vec<usize> = match text {
+            MoveText::Numbers { squares, .. } => squares
+                .iter()
+                .map(|&n| {
+                    if (1..=self.squares()).contains(&n) {
+                        Ok(n - 1)
+                    } else {
+                        Err(bad_square(n.to_string()))
+                    }
+                })
+                .collect::<Result<_, _>>()?,
+            MoveText::Path(path) => path
+                .iter()
+                .map(|&(r, c)| self.square_at(r, c).ok_or_else(|| bad_square(format!("({r},{c})"))))
+                .collect::<Result<_, _>>()?,
+        };
+        let legal = self.moves_with_paths(state);
+        if let Some((m, _)) = legal.iter().find(|(_, p)| *p == want) {
+            return Ok(*m);
+        }
+        let fitting: Vec<_> = legal.iter().filter(|(_, p)| fits(&want, p)).collect();
+        let list = |moves: &mut dyn Iterator<Item = &(Move, Vec<usize>)>| {
+            moves.map(|(m, _)| self.move_numbers(state, *m)).collect::<Vec<_>>().join(", ")
+        };
+        match fitting.len() {
+            1 => Ok(fitting[0].0),
+            0 => Err(MoveError::Illegal {
+                text: written.clone(),
+                legal: if legal.is_empty() { "none".into() } else { list(&mut legal.iter()) },
+            }),
+            _ => Err(MoveError::Ambiguous {
+                text: written.clone(),
+                candidates: list(&mut fitting.into_iter()),
+            }),
+        }
+    }
+
+    /// The state a [`Setup`] describes on this board.
+    ///
+    /// # Errors
+    /// A [`FenError`] (inside [`Error::Fen`]) for a square off the board, a square listed
+    /// twice, or a man on its crowning row.
+    pub fn setup(&self, setup: &Setup) -> Result<CheckersState, Error> {
+        let mut pieces = Vec::with_capacity(setup.pieces.len());
+        for &(n, p) in &setup.pieces {
+            if n == 0 || n > self.squares() {
+                return Err(FenError::Square { square: n.to_string(), max: self.squares() }.into());
+            }
+            pieces.push((n - 1, p));
+        }
+        let mut state = self.position(setup.to_move, &pieces)?;
+        state.quiet_plies = setup.quiet_plies;
+        Ok(state)
+    }
+
+    /// The [`Setup`] of a state.
+    pub fn to_setup(&self, state: &CheckersState) -> Setup {
+        let pieces = (0..self.squares()).filter_map(|sq| state.piece(sq).map(|p| (sq + 1, p)));
+        Setup { to_move: state.to_move(), pieces: pieces.collect(), quiet_plies: state.quiet_plies }
+    }
+}
+
+/// ANSI styles of the board picture.
+const RESET: &str = "\x1b[0m";
+const MARK: &str = "\x1b[43m";
+const BLACK_PIECE: &str = "\x1b[1;31m";
+const WHITE_PIECE: &str = "\x1b[1;37m";
+const DIM: &str = "\x1b[2m";
+
+impl Notation for EnglishCheckers {
+    type Error = Error;
+
+    fn format_move(&self, state: &CheckersState, mv: Move) -> String {
+        self.move_numbers(state, mv)
+    }
+
+    fn parse_move(&self, state: &CheckersState, text: &str) -> Result<Move, Error> {
+        let parsed: MoveText = text.parse()?;
+        Ok(self.resolve(state, &parsed)?)
+    }
+
+    fn format_state(&self, state: &CheckersState) -> String {
+        self.to_setup(state).to_string()
+    }
+
+    fn parse_state(&self, text: &str) -> Result<CheckersState, Error> {
+        let setup: Setup = text.parse()?;
+        self.setup(&setup)
+    }
+
+    /// The board, row 0 (Black's side) at the top: row numbers on the left, column numbers
+    /// above, and on each dark square its piece (`b`, `w` men, `B`, `W` kings, `.` empty)
+    /// followed by its square number. The squares of `last_move` are marked with `*` (plain)
+    /// or a yellow background (colour).
+    fn render(&self, state: &CheckersState, last_move: Option<Move>, color: bool) -> String {
+        let marked: Vec<usize> = match last_move {
+            Some(mv) => {
+                // `state` is the position after the move: mark the start, the landings and
+                // the captured squares.
+                let mut v = vec![mv.from(), mv.to()];
+                let mut cap = mv.captured;
+                while cap != 0 {
+                    v.push(cap.trailing_zeros() as usize);
+                    cap &= cap - 1;
+                }
+                v
+            }
+            None => Vec::new(),
+        };
+        let mut out = String::from("    ");
+        for c in 0..self.size {
+            let _ = write!(out, " {c:<4}");
+        }
+        out.push('\n');
+        for r in 0..self.size {
+            let _ = write!(out, "{r:>3} ");
+            for c in 0..self.size {
+                let Some(sq) = self.square_at(r, c) else {
+                    out.push_str("     ");
+                    continue;
+                };
+                let (ch, style) = match state.piece(sq) {
+                    Some(Piece { color: Color::Black, king }) => {
+                        (if king { 'B' } else { 'b' }, BLACK_PIECE)
+                    }
+                    Some(Piece { color: Color::White, king }) => {
+                        (if king { 'W' } else { 'w' }, WHITE_PIECE)
+                    }
+                    None => ('.', ""),
+                };
+                let mark = marked.contains(&sq);
+                if color {
+                    let bg = if mark { MARK } else { "" };
+                    let _ = write!(out, "{bg}{style}{ch}{RESET}{bg}{DIM}{:<3}{RESET} ", sq + 1);
+                } else {
+                    let m = if mark { '*' } else { ' ' };
+                    let _ = write!(out, "{ch}{:<3}{m}", sq + 1);
+                }
+            }
+            while out.ends_with(' ') {
+                out.pop();
+            }
+            out.push('\n');
+        }
+        let _ = write!(out, "{} to move", state.to_move());
+        if state.quiet_plies > 0 {
+            let _ = write!(out, " ({} plies without capture or man move)", state.quiet_plies);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fits_checks_order_and_ends() {
+        assert!(fits(&[1, 5], &[1, 3, 5]));
+        assert!(fits(&[1, 3, 5], &[1, 3, 5]));
+        assert!(!fits(&[1, 4, 5], &[1, 3, 5]));
+        assert!(!fits(&[1, 6], &[1, 3, 5]));
+    }
+}

@@ -1,0 +1,161 @@
+//! Move notation, FEN and the board picture.
+
+use ply::{Game, MoveList, Notation};
+use ply_checkers::{EnglishCheckers, Error, FenError, MoveError, MoveText, Rules, Setup};
+
+const START: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+
+fn game() -> EnglishCheckers {
+    EnglishCheckers::new(8, Rules::Standard).unwrap()
+}
+
+#[test]
+fn start_position_fen_and_opening_moves() {
+    let g = game();
+    let s = g.initial_state();
+    assert_eq!(g.format_state(&s), START);
+    assert_eq!(g.parse_state(START).unwrap(), s);
+    let mut moves = MoveList::new();
+    g.generate_moves(&s, &mut moves);
+    let mut names: Vec<String> = moves.iter().map(|&m| g.format_move(&s, m)).collect();
+    names.sort();
+    assert_eq!(names, ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]);
+}
+
+#[test]
+fn moves_round_trip_in_every_form() {
+    let g = game();
+    let s = g.parse_state("B:W18,K26,27:B1,14,15").unwrap();
+    for (m, path) in g.moves_with_paths(&s) {
+        let numeric = g.format_move(&s, m);
+        assert_eq!(g.parse_move(&s, &numeric).unwrap(), m, "{numeric}");
+        let coords = g.move_path_text(&s, m);
+        assert_eq!(g.parse_move(&s, &coords).unwrap(), m, "{coords}");
+        let python = format!(
+            "[{}]",
+            path.iter().map(|&sq| format!("{:?}", g.coords(sq))).collect::<Vec<_>>().join(", ")
+        );
+        assert_eq!(g.parse_move(&s, &python).unwrap(), m, "{python}");
+        let short = format!("{}x{}", m.from() + 1, m.to() + 1);
+        if m.is_capture() {
+            assert_eq!(g.parse_move(&s, &short).unwrap(), m, "{short}");
+        }
+    }
+}
+
+#[test]
+fn multi_jump_is_written_with_every_landing_square() {
+    // Black man on 14 ... a white man on 18 and another on 27: 14x23 then 23x32.
+    let g = game();
+    let s = g.parse_state("B:W18,27:B14").unwrap();
+    let mut moves = MoveList::new();
+    g.generate_moves(&s, &mut moves);
+    assert_eq!(moves.len(), 1);
+    // 14 is (3,2); 18 is (4,3); landing 23 is (5,4); 27 is (6,5); landing 32 is (7,6).
+    assert_eq!(g.format_move(&s, moves[0]), "14x23x32");
+    assert_eq!(g.parse_move(&s, "14x32").unwrap(), moves[0]);
+    assert_eq!(g.move_path_text(&s, moves[0]), "(3,2)-(5,4)-(7,6)");
+}
+
+#[test]
+fn short_capture_with_two_paths_is_ambiguous() {
+    // Black king on 14 (3,2) can go round the men on 10, 11, 18, 19 either way and end on
+    // 14 again: 14x14 names two moves.
+    let g = game();
+    let s = g.parse_state("B:W10,11,18,19:BK14").unwrap();
+    let err = g.parse_move(&s, "14x14").unwrap_err();
+    assert!(matches!(err, Error::Move(MoveError::Ambiguous { .. })), "{err}");
+    let mut moves = MoveList::new();
+    g.generate_moves(&s, &mut moves);
+    assert_eq!(moves.len(), 2);
+    for &m in &moves {
+        let full = g.format_move(&s, m);
+        assert_eq!(g.parse_move(&s, &full).unwrap(), m);
+    }
+    assert_ne!(g.format_move(&s, moves[0]), g.format_move(&s, moves[1]));
+}
+
+#[test]
+fn bad_moves_are_explained() {
+    let g = game();
+    let s = g.initial_state();
+    for text in ["", "11", "11-", "a-b", "11--15", "(1,2)", "[(1,2)", "0-4", "(x,1)-(2,3)"] {
+        assert!(
+            matches!(g.parse_move(&s, text), Err(Error::Move(MoveError::Syntax(_)))),
+            "{text:?}: {:?}",
+            g.parse_move(&s, text)
+        );
+    }
+    let err = g.parse_move(&s, "11-14").unwrap_err();
+    assert!(matches!(err, Error::Move(MoveError::Illegal { .. })));
+    assert!(err.to_string().contains("11-15"), "the message lists the legal moves: {err}");
+    assert!(matches!(g.parse_move(&s, "11-33"), Err(Error::Move(MoveError::Square { .. }))));
+    assert!(matches!(g.parse_move(&s, "(0,0)-(1,1)"), Err(Error::Move(MoveError::Square { .. }))));
+}
+
+#[test]
+fn fen_errors_are_typed() {
+    let g = game();
+    type Check = fn(&FenError) -> bool;
+    let cases: [(&str, Check); 8] = [
+        ("", |e| matches!(e, FenError::Syntax(_))),
+        ("X:W1:B2", |e| matches!(e, FenError::Syntax(_))),
+        ("B:W21", |e| matches!(e, FenError::Syntax(_))),
+        ("B:W21:B1:B2", |e| matches!(e, FenError::Syntax(_))),
+        ("B:W21,x:B1", |e| matches!(e, FenError::Square { .. })),
+        ("B:W33:B1", |e| matches!(e, FenError::Square { .. })),
+        ("B:W21,21:B1", |e| matches!(e, FenError::Duplicate(21))),
+        ("B:W2:B1", |e| matches!(e, FenError::ManOnCrowningRow(2))),
+    ];
+    for (text, check) in cases {
+        match g.parse_state(text) {
+            Err(Error::Fen(e)) => assert!(check(&e), "{text:?}: {e}"),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+    assert!(matches!(g.parse_state("B:W21:B1:Hx"), Err(Error::Fen(FenError::Counter(_)))));
+    assert!(g.parse_state("B:W21,K2:B1").is_ok());
+    assert!(g.parse_state("[FEN \"W:W21-24:BK1,2.\"]").is_ok());
+}
+
+#[test]
+fn setup_and_move_text_round_trip() {
+    for text in ["B:W18,K26:B1,K14", "W:W:B5", "B:WK1:B32:H17"] {
+        let setup: Setup = text.parse().unwrap();
+        assert_eq!(setup.to_string(), text);
+    }
+    for text in ["11-15", "22x15x8", "(5,0)-(4,1)"] {
+        let m: MoveText = text.parse().unwrap();
+        assert_eq!(m.to_string(), text);
+    }
+}
+
+#[test]
+fn larger_boards_number_their_squares_the_same_way() {
+    let g = EnglishCheckers::new(10, Rules::Deepomatic).unwrap();
+    let s = g.initial_state();
+    // 10x10: five squares per row; Black holds 1-20, White 31-50.
+    assert!(g.format_state(&s).ends_with(":B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"));
+    let m = g.parse_move(&s, "16-21").unwrap();
+    assert_eq!(g.coords(m.from()), (3, 0));
+    assert_eq!(g.coords(m.to()), (4, 1));
+}
+
+#[test]
+fn render_shows_coordinates_numbers_and_the_last_move() {
+    let g = game();
+    let mut s = g.initial_state();
+    let m = g.parse_move(&s, "11-15").unwrap();
+    g.apply(&mut s, m);
+    let plain = g.render(&s, Some(m), false);
+    assert!(!plain.contains('\x1b'));
+    let lines: Vec<&str> = plain.lines().collect();
+    assert!(lines[0].contains('0') && lines[0].contains('7'), "column numbers: {plain}");
+    assert!(lines[3].trim_start().starts_with('2'), "row numbers: {plain}");
+    assert!(plain.contains(".11 *"), "vacated square marked: {plain}");
+    assert!(plain.contains("b15 *"), "arrival marked: {plain}");
+    assert!(plain.contains("w32"), "square numbers under pieces: {plain}");
+    assert!(plain.contains("White to move"));
+    let colour = g.render(&s, Some(m), true);
+    assert!(colour.contains("\x1b["));
+}

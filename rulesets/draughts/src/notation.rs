@@ -1,0 +1,419 @@
+//! Standard notation: moves (`32-28`, `19x30`, `19x28x37`), FEN positions and the board
+//! picture, and the [`Notation`] implementation.
+//!
+//! Move text is read in two steps: [`MoveText`] parses the syntax alone, then
+//! [`MoveText::resolve`] finds the legal move it names, failing as illegal or ambiguous.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ply::{Game, MoveList, Notation};
+
+use crate::bitboard::{bit_of, free_ray, nearest, square_of, Bits, DELTA, RAYS};
+use crate::error::{Error, MoveError, ParseFenError, ParseMoveError};
+use crate::movegen::{Move, Pieces};
+use crate::rules::{DraughtsState, InternationalDraughts};
+
+/// Move text without a position: the squares named and whether it is a capture.
+///
+/// ```
+/// use ply_draughts::MoveText;
+/// let t: MoveText = "19x28x37".parse().unwrap();
+/// assert!(t.capture);
+/// assert_eq!(t.squares, vec![19, 28, 37]);
+/// assert_eq!(t.to_string(), "19x28x37");
+/// assert!("19-".parse::<MoveText>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// Start, intermediate landing squares (captures only) and end, each 1..=50.
+    pub squares: Vec<u8>,
+    /// True for `x` (capture), false for `-` (quiet move).
+    pub capture: bool,
+}
+
+impl FromStr for MoveText {
+    type Err = ParseMoveError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let t = text.trim();
+        let err = || ParseMoveError(t.to_string());
+        let capture = t.contains(['x', 'X', ':']);
+        let quiet = t.contains('-');
+        if capture == quiet {
+            return Err(err());
+        }
+        let squares = t
+            .split(['x', 'X', ':', '-'])
+            .map(|s| match s.parse::<u8>() {
+                Ok(n) if (1..=50).contains(&n) && !s.starts_with('+') => Ok(n),
+                _ => Err(err()),
+            })
+            .collect::<Result<Vec<u8>, _>>()?;
+        if squares.len() < 2 || (!capture && squares.len() != 2) {
+            return Err(err());
+        }
+        Ok(MoveText { squares, capture })
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.capture { "x" } else { "-" };
+        for (i, s) in self.squares.iter().enumerate() {
+            if i > 0 {
+                f.write_str(sep)?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl MoveText {
+    /// The legal move of `state` this text names.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] if none matches, [`MoveError::Ambiguous`] if a short capture
+    /// form matches several captures (each listed with its full path).
+    pub fn resolve(
+        &self,
+        game: &InternationalDraughts,
+        state: &DraughtsState,
+    ) -> Result<Move, MoveError> {
+        let mut moves = MoveList::new();
+        game.generate_moves(state, &mut moves);
+        let from = self.squares[0];
+        let to = *self.squares.last().expect("at least two squares");
+        let via = &self.squares[1..self.squares.len() - 1];
+        let found: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.from() == from && m.to() == to && m.is_capture() == self.capture)
+            .filter(|m| {
+                via.is_empty() || capture_paths(&state.pieces, *m).iter().any(|p| has_sub(p, via))
+            })
+            .collect();
+        match found.len() {
+            1 => Ok(found[0]),
+            0 => Err(MoveError::Illegal {
+                text: self.to_string(),
+                legal: moves
+                    .iter()
+                    .map(|&m| format_move(state, m, &moves))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }),
+            _ => Err(MoveError::Ambiguous {
+                text: self.to_string(),
+                candidates: found.iter().map(|&m| full_path(state, m)).collect(),
+            }),
+        }
+    }
+}
+
+/// True if `sub` appears in `path` in order (not necessarily adjacent).
+fn has_sub(path: &[u8], sub: &[u8]) -> bool {
+    let mut it = path.iter();
+    sub.iter().all(|s| it.any(|p| p == s))
+}
+
+/// Every path (landing squares between start and end, as square numbers) by which the
+/// capture `mv` can be played in `pieces`.
+fn capture_paths(pieces: &Pieces, mv: Move) -> Vec<Vec<u8>> {
+    let from = 1u64 << mv.from;
+    let occupied = (pieces.white | pieces.black) & !from;
+    let king = pieces.kings & from != 0;
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    walk(u32::from(mv.from), mv, mv.captured, occupied, king, &mut path, &mut out);
+    out
+}
+
+fn walk(
+    cur: u32,
+    mv: Move,
+    left: u64,
+    occupied: u64,
+    king: bool,
+    path: &mut Vec<u8>,
+    out: &mut Vec<Vec<u8>>,
+) {
+    if left == 0 {
+        if cur == u32::from(mv.to) {
+            // The last landing is the end square itself, not an intermediate one.
+            out.push(path[..path.len().saturating_sub(1)].to_vec());
+        }
+        return;
+    }
+    for dir in 0..4 {
+        let ray = RAYS[dir][cur as usize];
+        let blockers = ray & occupied;
+        if blockers == 0 {
+            continue;
+        }
+        let victim = nearest(blockers, dir);
+        let step = |b: u32| (b as i32 + DELTA[dir]) as u32;
+        if left >> victim & 1 == 0 || (!king && victim != step(cur)) {
+            continue;
+        }
+        let beyond = free_ray(victim, dir, occupied);
+        let lands: Vec<u32> = if king {
+            Bits(beyond).collect()
+        } else {
+            Bits(beyond).filter(|&b| b == step(victim)).collect()
+        };
+        for land in lands {
+            path.push(square_of(land));
+            walk(land, mv, left & !(1 << victim), occupied, king, path, out);
+            path.pop();
+        }
+    }
+}
+
+/// The capture `mv` with its full path (`19x28x37`); a quiet move as `32-28`.
+pub(crate) fn full_path(state: &DraughtsState, mv: Move) -> String {
+    if !mv.is_capture() {
+        return format!("{}-{}", mv.from(), mv.to());
+    }
+    let paths = capture_paths(&state.pieces, mv);
+    let mut squares = vec![mv.from()];
+    if let Some(p) = paths.first() {
+        squares.extend_from_slice(p);
+    }
+    squares.push(mv.to());
+    MoveText { squares, capture: true }.to_string()
+}
+
+/// `mv` in standard notation: the short form, or the full path when another legal move of
+/// `moves` has the same start and end.
+pub(crate) fn format_move(state: &DraughtsState, mv: Move, moves: &[Move]) -> String {
+    let ambiguous = moves.iter().any(|&m| m != mv && m.from == mv.from && m.to == mv.to);
+    if ambiguous {
+        full_path(state, mv)
+    } else if mv.is_capture() {
+        format!("{}x{}", mv.from(), mv.to())
+    } else {
+        format!("{}-{}", mv.from(), mv.to())
+    }
+}
+
+/// FEN display of a state: `W:W31,...,50:B1,...,20`, `K` before kings, plus `:R<n>` (king
+/// move plies) and `:E<n>` (endgame plies) when those draw counters are running.
+pub(crate) struct Fen<'a>(pub(crate) &'a DraughtsState);
+
+impl fmt::Display for Fen<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        f.write_str(if s.white_to_move() { "W" } else { "B" })?;
+        for (tag, set) in [("W", s.pieces.white), ("B", s.pieces.black)] {
+            write!(f, ":{tag}")?;
+            for (i, b) in Bits(set).enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                let k = if s.pieces.kings >> b & 1 != 0 { "K" } else { "" };
+                write!(f, "{k}{}", square_of(b))?;
+            }
+        }
+        if s.king_move_plies() > 0 {
+            write!(f, ":R{}", s.king_move_plies())?;
+        }
+        if let Some(e) = s.endgame_plies().filter(|&e| e > 0) {
+            write!(f, ":E{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for DraughtsState {
+    /// The FEN of the position.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Fen(self).fmt(f)
+    }
+}
+
+impl FromStr for DraughtsState {
+    type Err = ParseFenError;
+
+    /// Reads a FEN position. Square lists take single squares (`31`), kings (`K31`) and
+    /// ranges (`31-50`); a trailing `.` is ignored.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        parse_fen(text)
+    }
+}
+
+fn parse_fen(text: &str) -> Result<DraughtsState, ParseFenError> {
+    let t = text.trim().trim_end_matches('.');
+    let syntax = || ParseFenError::Syntax(text.trim().to_string());
+    let mut fields = t.split(':').map(str::trim);
+    let side = fields.next().filter(|s| !s.is_empty()).ok_or_else(syntax)?;
+    let white_to_move = match side {
+        "W" | "w" => true,
+        "B" | "b" => false,
+        other => return Err(ParseFenError::Side(other.to_string())),
+    };
+    let mut pieces = Pieces::default();
+    let mut seen = [false; 2];
+    let mut king_plies = 0u16;
+    let mut endgame: Option<u16> = None;
+    for field in fields {
+        let mut chars = field.chars();
+        let tag = chars.next().ok_or_else(syntax)?;
+        let rest = chars.as_str();
+        match tag {
+            'W' | 'B' => {
+                let white = tag == 'W';
+                if seen[usize::from(!white)] {
+                    return Err(syntax());
+                }
+                seen[usize::from(!white)] = true;
+                for entry in rest.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+                    let (king, squares) = parse_entry(entry)?;
+                    for sq in squares {
+                        let b = 1u64 << bit_of(sq);
+                        if (pieces.white | pieces.black) & b != 0 {
+                            return Err(ParseFenError::Duplicate(sq));
+                        }
+                        let crowning = if white { 1..=5 } else { 46..=50 };
+                        if !king && crowning.contains(&sq) {
+                            return Err(ParseFenError::ManOnCrowningRow(sq));
+                        }
+                        if white {
+                            pieces.white |= b;
+                        } else {
+                            pieces.black |= b;
+                        }
+                        if king {
+                            pieces.kings |= b;
+                        }
+                    }
+                }
+            }
+            'R' | 'E' => {
+                let n: u16 = rest.parse().map_err(|_| ParseFenError::Counter(field.to_string()))?;
+                if tag == 'R' {
+                    king_plies = n;
+                } else {
+                    endgame = Some(n);
+                }
+            }
+            _ => return Err(syntax()),
+        }
+    }
+    if !seen[0] || !seen[1] {
+        return Err(syntax());
+    }
+    let mut state = DraughtsState::from_parts(pieces, white_to_move, king_plies);
+    if let Some(e) = endgame {
+        state.set_endgame_plies(e);
+    }
+    Ok(state)
+}
+
+/// One FEN list entry: `n`, `Kn` or `a-b` (`Ka-b`): whether kings, and the squares.
+fn parse_entry(entry: &str) -> Result<(bool, std::ops::RangeInclusive<u8>), ParseFenError> {
+    let bad = || ParseFenError::Square(entry.to_string());
+    let (king, body) = match entry.strip_prefix(['K', 'k']) {
+        Some(b) => (true, b),
+        None => (false, entry),
+    };
+    let num = |s: &str| -> Result<u8, ParseFenError> {
+        match s.trim().parse::<u8>() {
+            Ok(n) if (1..=50).contains(&n) && s.trim().bytes().all(|c| c.is_ascii_digit()) => Ok(n),
+            _ => Err(bad()),
+        }
+    };
+    match body.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (num(a)?, num(b)?);
+            if a > b {
+                return Err(bad());
+            }
+            Ok((king, a..=b))
+        }
+        None => {
+            let n = num(body)?;
+            Ok((king, n..=n))
+        }
+    }
+}
+
+/// The board as text: 10 rows of 4-character cells, dark squares showing their number when
+/// empty, `w`/`b` for men and `W`/`B` for kings, the last move's squares in brackets (or
+/// highlighted with `color`).
+pub(crate) fn render(state: &DraughtsState, last: Option<Move>, color: bool) -> String {
+    let mut out = String::new();
+    let marked = last.map_or(0, |m| 1u64 << m.from | 1u64 << m.to);
+    let taken = last.map_or(0, |m| m.captured);
+    for row in 0..10u8 {
+        out.push_str("  ");
+        for col in 0..10u8 {
+            if (row + col) % 2 == 0 {
+                out.push_str(if color { "\x1b[47m    \x1b[0m" } else { "    " });
+                continue;
+            }
+            let sq = row * 5 + col / 2 + 1;
+            let b = 1u64 << bit_of(sq);
+            let body = match state.piece_at(sq) {
+                Some(p) => {
+                    let c = match p {
+                        crate::Piece::WhiteMan => "w",
+                        crate::Piece::WhiteKing => "W",
+                        crate::Piece::BlackMan => "b",
+                        crate::Piece::BlackKing => "B",
+                    };
+                    c.to_string()
+                }
+                None if taken & b != 0 => "x".to_string(),
+                None => format!("{sq}"),
+            };
+            let cell = if marked & b != 0 && !color {
+                format!("[{body:>2}]")
+            } else {
+                format!(" {body:>2} ")
+            };
+            if color {
+                let fg = match state.piece_at(sq) {
+                    Some(p) if p.is_white() => "\x1b[1;97m",
+                    Some(_) => "\x1b[1;31m",
+                    None => "\x1b[2;37m",
+                };
+                let bg = if marked & b != 0 { "\x1b[43m" } else { "\x1b[40m" };
+                out.push_str(&format!("{bg}{fg}{cell}\x1b[0m"));
+            } else {
+                out.push_str(&cell);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(if state.white_to_move() { "  White to move\n" } else { "  Black to move\n" });
+    out
+}
+
+impl Notation for InternationalDraughts {
+    type Error = Error;
+
+    fn format_move(&self, state: &DraughtsState, mv: Move) -> String {
+        let mut moves = MoveList::new();
+        self.generate_moves(state, &mut moves);
+        format_move(state, mv, &moves)
+    }
+
+    fn parse_move(&self, state: &DraughtsState, text: &str) -> Result<Move, Error> {
+        let t: MoveText = text.parse()?;
+        Ok(t.resolve(self, state)?)
+    }
+
+    fn format_state(&self, state: &DraughtsState) -> String {
+        Fen(state).to_string()
+    }
+
+    fn parse_state(&self, text: &str) -> Result<DraughtsState, Error> {
+        Ok(text.parse::<DraughtsState>()?)
+    }
+
+    fn render(&self, state: &DraughtsState, last_move: Option<Move>, color: bool) -> String {
+        render(state, last_move, color)
+    }
+}

@@ -1,0 +1,166 @@
+//! Move notation and FEN: round trips, ambiguous short forms, and every error.
+
+use ply::{Game, MoveList, Notation};
+use ply_draughts::{
+    DraughtsState, Error, InternationalDraughts, MoveError, MoveText, ParseFenError, ParseMoveError,
+};
+
+fn pos(fen: &str) -> DraughtsState {
+    fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn quiet_moves_and_captures_in_short_form() {
+    let g = InternationalDraughts::new();
+    let mut s = g.initial_state();
+    let mv = g.parse_move(&s, "32-28").unwrap();
+    assert_eq!((mv.from(), mv.to(), mv.is_capture()), (32, 28, false));
+    assert_eq!(g.format_move(&s, mv), "32-28");
+    g.apply(&mut s, mv);
+    let mv = g.parse_move(&s, "19-23").unwrap();
+    g.apply(&mut s, mv);
+    let mv = g.parse_move(&s, "28x19").unwrap();
+    assert_eq!(mv.captured_squares().collect::<Vec<_>>(), [23]);
+    assert_eq!(g.format_move(&s, mv), "28x19");
+}
+
+/// King 20 can reach 3 taking 12, 24 and 28, or 12, 24 and 31: `20x3` is ambiguous and
+/// the full paths tell the two apart.
+#[test]
+fn ambiguous_short_form_lists_full_paths() {
+    let g = InternationalDraughts::new();
+    let s = pos("W:WK20:B10,12,24,28,31");
+    let err = g.parse_move(&s, "20x3").unwrap_err();
+    let Error::Move(MoveError::Ambiguous { text, candidates }) = err else {
+        panic!("expected an ambiguity, got {err:?}")
+    };
+    assert_eq!(text, "20x3");
+    assert_eq!(candidates.len(), 2);
+    let mut seen = Vec::new();
+    for c in &candidates {
+        let mv = g.parse_move(&s, c).unwrap();
+        assert_eq!(&g.format_move(&s, mv), c, "the full path is the standard text");
+        seen.push(mv);
+    }
+    assert_ne!(seen[0], seen[1]);
+    assert!(err_text(&g, &s, "20x3").contains(" or "));
+}
+
+fn err_text(g: &InternationalDraughts, s: &DraughtsState, text: &str) -> String {
+    g.parse_move(s, text).unwrap_err().to_string()
+}
+
+#[test]
+fn every_move_round_trips_along_seeded_games() {
+    let g = InternationalDraughts::new();
+    let mut list = MoveList::new();
+    let mut seed = 0x1234_5678_9abc_def1_u64;
+    for _ in 0..30 {
+        let mut s = g.initial_state();
+        for _ in 0..200 {
+            g.generate_moves(&s, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            for &mv in list.iter() {
+                let text = g.format_move(&s, mv);
+                assert_eq!(g.parse_move(&s, &text).unwrap(), mv, "{text} in {s:?}");
+            }
+            let fen = g.format_state(&s);
+            assert_eq!(g.parse_state(&fen).unwrap(), s, "{fen}");
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = list[(seed % list.len() as u64) as usize];
+            g.apply(&mut s, mv);
+        }
+    }
+}
+
+#[test]
+fn malformed_move_text_is_a_parse_error() {
+    for bad in ["", "32", "32-", "-28", "32--28", "51-46", "0-5", "32-28-23", "32x28-23", "a-b"] {
+        assert_eq!(bad.parse::<MoveText>(), Err(ParseMoveError(bad.to_string())), "{bad:?}");
+    }
+    let g = InternationalDraughts::new();
+    let err = g.parse_move(&g.initial_state(), "32-").unwrap_err();
+    assert!(matches!(err, Error::ParseMove(_)));
+    assert!(err.to_string().contains("\"32-\""), "{err}");
+}
+
+#[test]
+fn illegal_moves_list_the_legal_ones() {
+    let g = InternationalDraughts::new();
+    let s = g.initial_state();
+    for bad in ["32-29", "32x28", "28-23", "19-23"] {
+        let err = g.parse_move(&s, bad).unwrap_err();
+        let Error::Move(MoveError::Illegal { text, legal }) = err else {
+            panic!("{bad}: expected illegal, got {err:?}")
+        };
+        assert_eq!(text, bad);
+        assert_eq!(legal.split(' ').count(), 9);
+    }
+    // A capture is compulsory: the quiet move is refused.
+    let s = pos("W:W28,40:B23");
+    assert!(g.parse_move(&s, "40-34").is_err());
+    assert!(g.parse_move(&s, "28x19").is_ok());
+}
+
+#[test]
+fn fen_round_trips_with_kings_and_ranges() {
+    let s = pos("B:W31-35,K7:BK44,1-5");
+    assert_eq!(s.to_string(), "B:WK7,31,32,33,34,35:B1,2,3,4,5,K44");
+    assert!(!s.white_to_move());
+    assert_eq!(pos(&s.to_string()), s);
+    let g = InternationalDraughts::new();
+    let start = g.initial_state();
+    assert_eq!(pos("W:W31-50:B1-20"), start);
+    assert_eq!(
+        g.format_state(&start),
+        "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    );
+    // Draw counters travel as extra fields.
+    let s = pos("W:WK46,K50,K3:BK1:R12:E7");
+    assert_eq!(s.king_move_plies(), 12);
+    assert_eq!(s.endgame_plies(), Some(7));
+    assert_eq!(s.to_string(), "W:WK3,K46,K50:BK1:R12:E7");
+}
+
+#[test]
+fn bad_fen_gives_the_reason() {
+    let cases: [(&str, ParseFenError); 9] = [
+        ("", ParseFenError::Syntax(String::new())),
+        ("W:W31", ParseFenError::Syntax("W:W31".into())),
+        ("W:W31:W32", ParseFenError::Syntax("W:W31:W32".into())),
+        ("X:W31:B1", ParseFenError::Side("X".into())),
+        ("W:W31,51:B1", ParseFenError::Square("51".into())),
+        ("W:W31,K:B1", ParseFenError::Square("K".into())),
+        ("W:W31:B1,31", ParseFenError::Duplicate(31)),
+        ("W:W3:B20", ParseFenError::ManOnCrowningRow(3)),
+        ("W:W31:B1:Rx", ParseFenError::Counter("Rx".into())),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(text.parse::<DraughtsState>(), Err(expected), "{text:?}");
+    }
+    let g = InternationalDraughts::new();
+    let err = g.parse_state("W:W31,99:B1").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid square \"99\" in fen: expected 1..50, optionally prefixed by K"
+    );
+}
+
+#[test]
+fn render_shows_numbers_pieces_and_the_last_move() {
+    let g = InternationalDraughts::new();
+    let mut s = g.initial_state();
+    let mv = g.parse_move(&s, "32-28").unwrap();
+    g.apply(&mut s, mv);
+    let plain = g.render(&s, Some(mv), false);
+    assert!(plain.contains("[32]"), "{plain}");
+    assert!(plain.contains("[ w]"), "{plain}");
+    assert!(plain.contains(" 27 "), "{plain}");
+    assert!(plain.contains("Black to move"));
+    assert!(!plain.contains('\x1b'));
+    assert!(g.render(&s, Some(mv), true).contains('\x1b'));
+}

@@ -1,0 +1,68 @@
+//! Perft from the start position against Aart Bik's published table (duplicate captures
+//! counted once), through the generic `ply::perft` and through `perft_fast`.
+
+use ply::{perft, Game, PerftMode};
+use ply_draughts::{perft_fast, InternationalDraughts};
+
+/// Depth and leaves, from REFERENCE.md (Aart Bik). Depths 8-10 run in release through the
+/// crate's `perft` example.
+const START: [(u32, u64); 7] =
+    [(1, 9), (2, 81), (3, 658), (4, 4_265), (5, 27_117), (6, 167_140), (7, 1_049_442)];
+
+#[test]
+fn perft_fast_matches_published_table() {
+    let start = InternationalDraughts::new().initial_state();
+    for (depth, leaves) in START {
+        assert_eq!(perft_fast(&start, depth), leaves, "depth {depth}");
+    }
+}
+
+/// Depths 8-10 of the published table; slow in debug, so run in release:
+/// `cargo test --release -p ply-draughts --test perft -- --ignored`.
+#[test]
+#[ignore = "deep perft: run in release"]
+fn perft_fast_matches_published_table_deep() {
+    let start = InternationalDraughts::new().initial_state();
+    for (depth, leaves) in [(8, 6_483_961), (9, 41_022_423), (10, 258_895_763)] {
+        assert_eq!(perft_fast(&start, depth), leaves, "depth {depth}");
+    }
+}
+
+#[test]
+fn generic_perft_matches_published_table() {
+    let game = InternationalDraughts::new();
+    let start = game.initial_state();
+    for (depth, leaves) in START.iter().copied().filter(|&(d, _)| d <= 6) {
+        assert_eq!(perft(&game, &start, depth, PerftMode::Bulk), leaves, "depth {depth}");
+    }
+    for (depth, leaves) in START.iter().copied().filter(|&(d, _)| d <= 4) {
+        assert_eq!(perft(&game, &start, depth, PerftMode::MakeAll), leaves, "depth {depth}");
+    }
+}
+
+/// Positions mid-game and with kings; each must count the same as its colour-flipped twin.
+const SYMMETRY: [&str; 4] = [
+    "W:W27,28,31,32,33,36,37,38,41,42:B9,12,13,14,17,18,19,22,23,24",
+    "B:WK46,K3,28,33,39:B12,14,17,19,24,K44",
+    "W:WK1,K23,K50:B7,9,18,20,29,31,33,38,40,42,K13,K36",
+    "B:W12,14,17,19,23,27,30,32,35,38,K49:BK1,K10,K26,45",
+];
+
+#[test]
+fn colour_flipped_positions_count_the_same() {
+    let game = InternationalDraughts::new();
+    for fen in SYMMETRY {
+        let s: ply_draughts::DraughtsState = fen.parse().unwrap();
+        let f = s.flipped();
+        assert_ne!(s, f);
+        assert_eq!(f.flipped(), s);
+        for depth in 1..=4 {
+            assert_eq!(perft_fast(&s, depth), perft_fast(&f, depth), "{fen} depth {depth}");
+        }
+        assert_eq!(
+            game.evaluate(&s, ply::Player::FIRST),
+            game.evaluate(&f, ply::Player::SECOND),
+            "{fen}"
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! Text forms: the referee's action texts, positions as the referee's board lines, and a
+//! terminal picture of the board.
+//!
+//! A position is the 8 board lines the referee sends (row 8 first; `.` empty, `w`/`b` a
+//! single, `W`/`B` a double) joined by `/`, a space, the side to move (`w` or `b`), then
+//! optionally the two scores `<white> <black>` and optionally the number of plies played:
+//!
+//! ```text
+//! .W.b.W.b/b.W.b.W./......../......../......../......../.B.w.B.w/w.B.w.B. w 0 0
+//! ```
+//!
+//! Scores are checked against the board (a score is the number of the player's 12 checkers
+//! not on it). Without a ply count the ply is 0 with White to move and 1 with Black to move;
+//! `format_state` writes the ply count only when it differs from that default.
+
+use ply::{Notation, Player};
+
+use crate::board::{Bitboard, Square};
+use crate::error::Error;
+use crate::moves::{Move, MoveText};
+use crate::rules::{Impasse, ImpasseState, CHECKERS};
+
+/// Reads a position (see the module docs).
+pub(crate) fn parse_position(text: &str) -> Result<ImpasseState, Error> {
+    let syntax = |reason: String| Error::PositionSyntax { text: text.to_string(), reason };
+    let mut fields = text.split_whitespace();
+    let board = fields.next().ok_or_else(|| syntax("empty text".into()))?;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != 8 {
+        return Err(syntax(format!("expected 8 rows separated by '/', found {}", rows.len())));
+    }
+    let mut singles = [0 as Bitboard; 2];
+    let mut doubles = [0 as Bitboard; 2];
+    for (i, row_text) in rows.iter().enumerate() {
+        let row = 7 - i as u8;
+        if row_text.chars().count() != 8 {
+            return Err(syntax(format!("row {} {row_text:?} is not 8 squares long", row + 1)));
+        }
+        for (col, c) in row_text.chars().enumerate() {
+            let bit = Square::new(col as u8, row).expect("8x8").bit();
+            match c {
+                '.' => {}
+                'w' => singles[0] |= bit,
+                'b' => singles[1] |= bit,
+                'W' => doubles[0] |= bit,
+                'B' => doubles[1] |= bit,
+                _ => {
+                    return Err(syntax(format!(
+                        "unexpected {c:?} in row {}: expected one of . w b W B",
+                        row + 1
+                    )))
+                }
+            }
+        }
+    }
+    let side = match fields.next() {
+        Some("w") => 0u16,
+        Some("b") => 1,
+        Some(other) => return Err(syntax(format!("side to move {other:?} is not w or b"))),
+        None => return Err(syntax("missing side to move (w or b)".into())),
+    };
+    let numbers: Vec<&str> = fields.collect();
+    if numbers.len() == 1 || numbers.len() > 3 {
+        return Err(syntax(format!(
+            "expected two scores and an optional ply count after the side, found {:?}",
+            numbers.join(" ")
+        )));
+    }
+    let mut parsed = Vec::with_capacity(3);
+    for n in &numbers {
+        parsed.push(n.parse::<u16>().map_err(|_| syntax(format!("{n:?} is not a number")))?);
+    }
+    let ply = parsed.get(2).copied().unwrap_or(side);
+    let impossible = |reason: String| Error::ImpossiblePosition { text: text.to_string(), reason };
+    if ply % 2 != side {
+        return Err(impossible(format!("ply {ply} does not match the side to move")));
+    }
+    let state = ImpasseState::from_parts(singles, doubles, ply);
+    state.validate().map_err(impossible)?;
+    if parsed.len() >= 2 {
+        for (p, name) in ["white", "black"].iter().enumerate() {
+            let expected = state.score(Player::new(p));
+            if u32::from(parsed[p]) != expected {
+                return Err(impossible(format!(
+                    "{name} score {} but {expected} of {CHECKERS} checkers are off the board",
+                    parsed[p]
+                )));
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// The piece letter on `sq` (`.` when empty).
+fn piece_char(s: &ImpasseState, sq: Square) -> char {
+    let b = sq.bit();
+    if s.singles[0] & b != 0 {
+        'w'
+    } else if s.singles[1] & b != 0 {
+        'b'
+    } else if s.doubles[0] & b != 0 {
+        'W'
+    } else if s.doubles[1] & b != 0 {
+        'B'
+    } else {
+        '.'
+    }
+}
+
+/// The 8 board lines the referee sends for `s`, row 8 first.
+///
+/// ```
+/// use ply_impasse::{board_lines, ImpasseState};
+///
+/// let lines = board_lines(&ImpasseState::start());
+/// assert_eq!(lines[0], ".W.b.W.b");
+/// assert_eq!(lines[7], "w.B.w.B.");
+/// ```
+pub fn board_lines(s: &ImpasseState) -> [String; 8] {
+    std::array::from_fn(|i| {
+        let row = 7 - i as u8;
+        (0..8).map(|c| piece_char(s, Square::new(c, row).expect("8x8"))).collect()
+    })
+}
+
+fn format_position(s: &ImpasseState) -> String {
+    let mut out = board_lines(s).join("/");
+    let side = s.side_to_move().index();
+    out.push_str(if side == 0 { " w" } else { " b" });
+    out.push_str(&format!(" {} {}", s.score(Player::new(0)), s.score(Player::new(1))));
+    if s.ply != side as u16 {
+        out.push_str(&format!(" {}", s.ply));
+    }
+    out
+}
+
+impl Notation for Impasse {
+    type Error = Error;
+
+    fn format_move(&self, _state: &ImpasseState, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    /// Reads an action text and finds the action it names; for two actions with the same
+    /// text, the first in generation order, as the referee does. Surrounding whitespace and a
+    /// comment after a space (`e3d4 hello`, as bots send it) are ignored.
+    fn parse_move(&self, state: &ImpasseState, text: &str) -> Result<Move, Error> {
+        let word = text.split_whitespace().next().unwrap_or("");
+        let parsed: MoveText = word.parse().map_err(|_| Error::MoveSyntax(text.to_string()))?;
+        self.resolve(state, parsed)
+    }
+
+    fn format_state(&self, state: &ImpasseState) -> String {
+        format_position(state)
+    }
+
+    fn parse_state(&self, text: &str) -> Result<ImpasseState, Error> {
+        parse_position(text)
+    }
+
+    /// The board with row numbers and column letters, the squares of `last_move` in
+    /// brackets (and, with `color`, highlighted), then the scores and the side to move.
+    fn render(&self, state: &ImpasseState, last_move: Option<Move>, color: bool) -> String {
+        let mut marked: Bitboard = 0;
+        if let Some(m) = last_move {
+            marked |= m.from().bit() | m.to().map_or(0, Square::bit);
+            if let Some(c) = m.crown() {
+                marked |= c.source.bit() | c.target.bit();
+            }
+        }
+        let mut out = String::new();
+        for row in (0..8u8).rev() {
+            out.push_str(&format!("{} ", row + 1));
+            for col in 0..8u8 {
+                let sq = Square::new(col, row).expect("8x8");
+                let c = piece_char(state, sq);
+                let is_marked = marked & sq.bit() != 0;
+                let cell = if is_marked { format!("[{c}]") } else { format!(" {c} ") };
+                if color {
+                    let fg = match c {
+                        'w' | 'W' => "\x1b[1;97m",
+                        'b' | 'B' => "\x1b[1;31m",
+                        _ => "\x1b[90m",
+                    };
+                    let bg = if is_marked { "\x1b[43m" } else { "" };
+                    out.push_str(&format!("{bg}{fg}{cell}\x1b[0m"));
+                } else {
+                    out.push_str(&cell);
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("   a  b  c  d  e  f  g  h\n");
+        let side = if state.side_to_move().index() == 0 { "White" } else { "Black" };
+        out.push_str(&format!(
+            "score White {} Black {} | ply {} | {side} to move (w/b single, W/B double)",
+            state.score(Player::new(0)),
+            state.score(Player::new(1)),
+            state.ply()
+        ));
+        out
+    }
+}
+
+impl std::fmt::Display for ImpasseState {
+    /// The position text that [`ImpasseState`]'s `FromStr` and `parse_state` read back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_position(self))
+    }
+}

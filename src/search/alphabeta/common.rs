@@ -1,0 +1,431 @@
+//! Pieces shared by the two-player and the multiplayer alpha-beta searches: budget checks,
+//! per-ply move buffers with move ordering (hash move, killers, history), repetition
+//! detection along the search path, and turning scores into [`Value`]s.
+
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use smallvec::SmallVec;
+
+use crate::game::{MoveList, Outcome, Player, Score};
+use crate::games::mix64;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Budget, Deadline, Value};
+
+/// The deepest iteration any alpha-beta search starts (the transposition table stores depths
+/// in a byte).
+pub(crate) const MAX_DEPTH: u32 = 200;
+
+/// "Infinity" for alpha-beta windows: above every proven score, and safe to negate.
+#[inline]
+pub(crate) fn inf<S: Score>() -> S {
+    S::WIN + S::WIN
+}
+
+/// Node counting and the stop conditions of one search: node budget, hard time limit and the
+/// external stop flag. Time and flag are checked every 1024 nodes.
+pub(crate) struct Limits {
+    deadline: Deadline,
+    max_nodes: Option<u64>,
+    stop: Option<Arc<AtomicBool>>,
+    pub(crate) nodes: u64,
+    pub(crate) aborted: bool,
+}
+
+impl Limits {
+    pub(crate) fn new(budget: &Budget) -> Limits {
+        Limits {
+            deadline: Deadline::new(budget),
+            max_nodes: budget.nodes,
+            stop: budget.stop.clone(),
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// The deepest iteration to run: the budget's depth, or [`MAX_DEPTH`] when another limit
+    /// ends the search, or 1 when the budget sets no limit that alpha-beta uses.
+    pub(crate) fn max_depth(budget: &Budget) -> u32 {
+        match budget.depth {
+            Some(d) => d.clamp(1, MAX_DEPTH),
+            None if budget.nodes.is_some() || budget.time.is_some() || budget.clock.is_some() => {
+                MAX_DEPTH
+            }
+            None => 1,
+        }
+    }
+
+    /// Counts a node; true if the search must stop now.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.max_nodes.is_some_and(|m| self.nodes >= m) {
+            self.aborted = true;
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && (self.deadline.hard_expired()
+                || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// True if no new iteration should start (soft time limit passed, or stop requested).
+    pub(crate) fn soft_expired(&self) -> bool {
+        self.deadline.soft_expired()
+            || self.deadline.hard_expired()
+            || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.deadline.elapsed()
+    }
+}
+
+/// The transposition table of an agent that is not generic over the game: allocated for the
+/// game's score type on first use and kept while the score type stays the same.
+#[derive(Default)]
+pub(crate) struct TableSlot {
+    table: Option<Box<dyn Any + Send>>,
+    stale: bool,
+}
+
+impl TableSlot {
+    /// The table for score type `S` of `mib` MiB; with `clear_stale`, emptied first if
+    /// [`TableSlot::forget`] was called since the last use.
+    pub(crate) fn get<S: Score>(
+        &mut self,
+        mib: usize,
+        clear_stale: bool,
+    ) -> &mut TranspositionTable<S> {
+        let fits = self.table.as_ref().is_some_and(|b| b.is::<TranspositionTable<S>>());
+        if !fits {
+            self.table = Some(Box::new(TranspositionTable::<S>::new(mib)));
+            self.stale = false;
+        }
+        let t: &mut TranspositionTable<S> =
+            self.table.as_mut().and_then(|b| b.downcast_mut()).expect("table of the right type");
+        if self.stale && clear_stale {
+            t.clear();
+        }
+        self.stale = false;
+        t
+    }
+
+    /// Marks the entries as belonging to another game.
+    pub(crate) fn forget(&mut self) {
+        self.stale = true;
+    }
+}
+
+/// Ordering key of the hash move (and the previous iteration's best root move).
+pub(crate) const HASH_MOVE_KEY: i64 = 1 << 40;
+const KILLER_KEYS: [i64; 2] = [1 << 39, 1 << 38];
+const HISTORY_SIZE: usize = 1 << 12;
+
+/// The buffers of one ply: the generated moves, their ordering keys and, where history
+/// ordering needs them, the children and their hashes. One frame per ply is allocated per
+/// search and reused for every node at that ply.
+pub(crate) struct Frame<M, S> {
+    pub(crate) moves: MoveList<M>,
+    order: SmallVec<[(i64, u16); 64]>,
+    pub(crate) children: Vec<S>,
+    pub(crate) child_hashes: SmallVec<[u64; 64]>,
+}
+
+impl<M, S> Default for Frame<M, S> {
+    fn default() -> Self {
+        Frame {
+            moves: MoveList::new(),
+            order: SmallVec::new(),
+            children: Vec::new(),
+            child_hashes: SmallVec::new(),
+        }
+    }
+}
+
+impl<M, S> Frame<M, S> {
+    /// Forgets the ordering keys of the previous node.
+    pub(crate) fn clear_order(&mut self) {
+        self.order.clear();
+    }
+
+    /// Gives move `index` the ordering key `key` (larger first).
+    pub(crate) fn push_order(&mut self, key: i64, index: usize) {
+        self.order.push((key, index as u16));
+    }
+
+    /// The index of the `k`-th move to search (selection sort: the best remaining key; ties go
+    /// to the earlier generated move).
+    #[inline]
+    pub(crate) fn pick(&mut self, k: usize) -> usize {
+        let mut best = k;
+        for j in k + 1..self.order.len() {
+            let (a, b) = (self.order[j], self.order[best]);
+            if a.0 > b.0 || (a.0 == b.0 && a.1 < b.1) {
+                best = j;
+            }
+        }
+        self.order.swap(k, best);
+        self.order[k].1 as usize
+    }
+}
+
+/// Killer moves per ply and a history table. History is keyed by the change a move makes to
+/// the position hash (`parent ^ child`): with a Zobrist hash that difference depends on the
+/// move alone (its piece, squares and captures), which gives a move key for any game without
+/// asking the game for one.
+pub(crate) struct MoveOrdering<M> {
+    killers: Vec<[Option<M>; 2]>,
+    history: Vec<u32>,
+    use_killers: bool,
+    use_history: bool,
+}
+
+impl<M: Copy + PartialEq> MoveOrdering<M> {
+    pub(crate) fn new(use_killers: bool, use_history: bool) -> Self {
+        MoveOrdering {
+            killers: Vec::new(),
+            history: if use_history { vec![0; HISTORY_SIZE] } else { Vec::new() },
+            use_killers,
+            use_history,
+        }
+    }
+
+    /// Makes room for `plies` plies of killers.
+    pub(crate) fn ensure(&mut self, plies: usize) {
+        if self.killers.len() < plies {
+            self.killers.resize(plies, [None; 2]);
+        }
+    }
+
+    #[inline]
+    fn history_slot(delta: u64) -> usize {
+        (mix64(delta) as usize) & (HISTORY_SIZE - 1)
+    }
+
+    /// The ordering key of `mv` at `ply`; `delta` is the hash change of the move when known.
+    #[inline]
+    pub(crate) fn key(&self, ply: usize, mv: M, delta: Option<u64>) -> i64 {
+        if self.use_killers {
+            let k = &self.killers[ply];
+            if k[0] == Some(mv) {
+                return KILLER_KEYS[0];
+            }
+            if k[1] == Some(mv) {
+                return KILLER_KEYS[1];
+            }
+        }
+        match delta {
+            Some(d) if self.use_history => i64::from(self.history[Self::history_slot(d)]),
+            _ => 0,
+        }
+    }
+
+    /// Records that `mv` caused a cut-off at `ply` with `depth` plies left.
+    #[inline]
+    pub(crate) fn cutoff(&mut self, ply: usize, mv: M, delta: Option<u64>, depth: u32) {
+        if self.use_killers {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+        }
+        if let (true, Some(d)) = (self.use_history, delta) {
+            let h = &mut self.history[Self::history_slot(d)];
+            *h = h.saturating_add(depth * depth + 1).min(1 << 30);
+        }
+    }
+
+    /// True if history ordering is on (the search then computes children before ordering).
+    pub(crate) fn uses_history(&self) -> bool {
+        self.use_history
+    }
+}
+
+/// The hashes of the game's earlier positions and of the current search path, with a small
+/// counting filter so that the common "not seen" answer needs no scan.
+pub(crate) struct Repetitions {
+    hashes: Vec<u64>,
+    filter: Vec<u16>,
+    enabled: bool,
+}
+
+const FILTER_SIZE: usize = 1 << 12;
+
+impl Repetitions {
+    /// A tracker seeded with `history` (the current position last) and the root hash; off
+    /// unless `enabled`.
+    pub(crate) fn new(history: &[u64], root: Option<u64>, enabled: bool) -> Self {
+        let mut r = Repetitions {
+            hashes: Vec::with_capacity(history.len() + 256),
+            filter: if enabled { vec![0; FILTER_SIZE] } else { Vec::new() },
+            enabled,
+        };
+        if enabled {
+            for &h in history {
+                r.push(Some(h));
+            }
+            if history.last().copied() != root {
+                r.push(root);
+            }
+        }
+        r
+    }
+
+    #[inline]
+    fn slot(h: u64) -> usize {
+        (h as usize) & (FILTER_SIZE - 1)
+    }
+
+    /// True if `hash` occurred before (in the game or on the path).
+    #[inline]
+    pub(crate) fn contains(&self, hash: Option<u64>) -> bool {
+        match hash {
+            Some(h) if self.enabled => {
+                self.filter[Self::slot(h)] > 0 && self.hashes.iter().rev().any(|&x| x == h)
+            }
+            _ => false,
+        }
+    }
+
+    /// Enters a position.
+    #[inline]
+    pub(crate) fn push(&mut self, hash: Option<u64>) {
+        if let (true, Some(h)) = (self.enabled, hash) {
+            self.hashes.push(h);
+            self.filter[Self::slot(h)] += 1;
+        }
+    }
+
+    /// Leaves the position entered last.
+    #[inline]
+    pub(crate) fn pop(&mut self, hash: Option<u64>) {
+        if let (true, Some(h)) = (self.enabled, hash) {
+            self.hashes.pop();
+            self.filter[Self::slot(h)] -= 1;
+        }
+    }
+}
+
+/// The score of a finished game for `player`, `ply` plies from the root: a win or loss in
+/// `ply` plies (the player is the sole best, or someone else is strictly better), zero for a
+/// shared first place; with `margin`, [`Outcome::margin`] instead.
+#[inline]
+pub(crate) fn terminal_score<S: Score>(
+    outcome: &Outcome,
+    player: Player,
+    ply: usize,
+    margin: bool,
+) -> S {
+    let m = outcome.margin(player);
+    if margin {
+        S::from_f64(f64::from(m))
+    } else if m > 0 {
+        S::win_in(ply as u32)
+    } else if m < 0 {
+        -S::win_in(ply as u32)
+    } else {
+        S::zero()
+    }
+}
+
+/// The reported value of a root score: proven wins and losses as such, zero as a draw when the
+/// search saw no heuristic evaluation (`exact`), anything else as a heuristic.
+pub(crate) fn value_of<S: Score>(score: S, exact: bool) -> Value {
+    if score.is_proven() {
+        let n = score.plies_to_end().unwrap_or(0);
+        if score > S::zero() {
+            Value::Win(n)
+        } else {
+            Value::Loss(n)
+        }
+    } else if exact && score == S::zero() {
+        Value::Draw
+    } else {
+        Value::Heuristic(score.to_f64())
+    }
+}
+
+/// The bounds of an aspiration window of half-width `delta` around `center`, clamped to
+/// `(-inf, inf)`.
+pub(crate) fn window<S: Score>(center: S, below: f64, above: f64) -> (S, S) {
+    let lim = inf::<S>().to_f64();
+    let c = center.to_f64();
+    let lo = (c - below).max(-lim);
+    let hi = (c + above).min(lim);
+    let lo = if lo <= -lim { -inf::<S>() } else { S::from_f64(lo) };
+    let hi = if hi >= lim { inf::<S>() } else { S::from_f64(hi) };
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_orders_by_key_then_generation() {
+        let mut f: Frame<u8, ()> = Frame::default();
+        for (i, k) in [3, 9, 3, 0, 9].into_iter().enumerate() {
+            f.push_order(k, i);
+        }
+        let order: Vec<usize> = (0..5).map(|k| f.pick(k)).collect();
+        assert_eq!(order, vec![1, 4, 0, 2, 3]);
+    }
+
+    #[test]
+    fn killers_and_history_rank_moves() {
+        let mut o = MoveOrdering::new(true, true);
+        o.ensure(4);
+        assert_eq!(o.key(2, 7u8, Some(99)), 0);
+        o.cutoff(2, 7, Some(99), 3);
+        o.cutoff(2, 5, Some(42), 1);
+        assert_eq!(o.key(2, 5, None), KILLER_KEYS[0]);
+        assert_eq!(o.key(2, 7, None), KILLER_KEYS[1]);
+        assert_eq!(o.key(1, 7, Some(99)), 10);
+        assert_eq!(o.key(1, 8, Some(42)), 2);
+    }
+
+    #[test]
+    fn repetitions_follow_the_path() {
+        let mut r = Repetitions::new(&[1, 2, 3], Some(3), true);
+        assert!(r.contains(Some(2)));
+        assert!(!r.contains(Some(4)));
+        r.push(Some(4));
+        assert!(r.contains(Some(4)));
+        r.pop(Some(4));
+        assert!(!r.contains(Some(4)));
+        assert!(!Repetitions::new(&[1], Some(1), false).contains(Some(1)));
+    }
+
+    #[test]
+    fn terminal_scores_prefer_short_wins() {
+        let o = Outcome::Winner(Player(0));
+        let w3: i32 = terminal_score(&o, Player(0), 3, false);
+        let w5: i32 = terminal_score(&o, Player(0), 5, false);
+        assert!(w3 > w5 && w5.is_proven());
+        let l: i32 = terminal_score(&o, Player(1), 3, false);
+        assert_eq!(l, -w3);
+        let m: i32 = terminal_score(&Outcome::from_scores(&[40, 24]), Player(0), 9, true);
+        assert_eq!(m, 16);
+        assert_eq!(value_of(w3, false), Value::Win(3));
+        assert_eq!(value_of(0i32, true), Value::Draw);
+        assert_eq!(value_of(0i32, false), Value::Heuristic(0.0));
+    }
+
+    #[test]
+    fn windows_clamp() {
+        let (lo, hi) = window(10i16, 5.0, 1e9);
+        assert_eq!((lo, hi), (5, inf::<i16>()));
+        let (lo, _) = window(-i16::win_in(0), 1e5, 1.0);
+        assert_eq!(lo, -inf::<i16>());
+    }
+}

@@ -1,0 +1,334 @@
+//! The conformance kit passes on the bundled games and catches deliberately broken ones,
+//! each with the rule it breaks.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use ply::games::{mix64, ConnectFour, ThreeHeaps, TicTacToe};
+use ply::testing::{assert_conforms, check_game, check_notation, Config, Rule};
+use ply::{Game, MoveList, Notation, Outcome, Player};
+
+#[test]
+fn tictactoe_conforms() {
+    let report = assert_conforms(&TicTacToe, &Config::default());
+    assert_eq!(report.games, 64);
+    assert!(report.plies >= 64 * 5, "{report}");
+    assert!(report.moves_round_tripped > report.plies, "{report}");
+}
+
+#[test]
+fn connect_four_conforms_at_several_sizes() {
+    for (cols, rows, connect) in [(7, 6, 4), (4, 4, 3), (9, 6, 5), (8, 7, 6), (5, 9, 4)] {
+        let game = ConnectFour::new(cols, rows, connect).unwrap();
+        let report = assert_conforms(&game, &Config::default().with_games(32));
+        assert_eq!(report.games, 32);
+        assert!(report.states > report.plies, "{report}");
+    }
+}
+
+#[test]
+fn three_heaps_conforms() {
+    for heaps in [[3, 4, 5], [1, 0, 7], [20, 20, 20]] {
+        let report = assert_conforms(&ThreeHeaps::new(heaps).unwrap(), &Config::default());
+        assert_eq!(report.games, 64);
+    }
+}
+
+#[test]
+fn start_states_are_used() {
+    let game = ConnectFour::standard();
+    let start = game.parse_state("......./......./......./..ox.../..xo.../..ox...").unwrap();
+    let config = Config::default().with_games(8).with_starts(vec![start]);
+    let report = check_game(&game, &config).unwrap();
+    // No window holds more than two discs of one colour, so a win takes three plies or more.
+    assert!(report.plies >= 8 * 3, "{report}");
+    let toy = Toy { bug: Bug::NanEvaluation };
+    let config = Config::default().with_starts(vec![toy.initial_state(), toy.initial_state()]);
+    let err = check_game(&toy, &config).unwrap_err();
+    assert!(err.start.starts_with("start state #"), "{err}");
+}
+
+#[test]
+fn runs_are_reproducible_from_the_seed() {
+    let game = ConnectFour::new(6, 5, 4).unwrap();
+    let config = Config::default().with_games(16).with_seed(42);
+    let first = check_game(&game, &config).unwrap();
+    assert_eq!(check_game(&game, &config).unwrap(), first);
+    let other = check_game(&game, &config.clone().with_seed(43)).unwrap();
+    assert_ne!(other.plies, first.plies, "another seed plays other games");
+}
+
+/// Which rule the toy game breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    None,
+    PanicOnApply,
+    OutcomeWithMoves,
+    MovesAfterEnd,
+    DuplicateMoves,
+    ListNotCleared,
+    WrongCount,
+    ShortScores,
+    WinnerOutOfRange,
+    PlayerOutOfRange,
+    NanEvaluation,
+    HugeEvaluation,
+    HashIgnoresTurn,
+    HashOfMoveOrder,
+    HashSometimes,
+    SharedClone,
+    NeverEnds,
+    MoveNotation,
+    StateNotation,
+    ParsePanics,
+    AcceptsGarbage,
+    ColourInPlainRender,
+}
+
+/// A three-player race: each turn adds 0 (a pass), 1 or 2 to a total; the game ends when the
+/// total reaches 10 or after 30 plies, and each player scores the points they added. `bug`
+/// breaks one rule.
+#[derive(Clone, Copy, Debug)]
+struct Toy {
+    bug: Bug,
+}
+
+/// The state keeps two fields that are not part of the position: `order` (a fingerprint of the
+/// move order, only used by the broken hash) and `shared` (a counter that only the broken
+/// clone touches), so equality and `Debug` are written by hand.
+#[derive(Clone, Default)]
+struct ToyState {
+    total: u8,
+    plies: u8,
+    points: [u8; 3],
+    order: u64,
+    shared: Arc<AtomicU64>,
+}
+
+impl PartialEq for ToyState {
+    fn eq(&self, other: &Self) -> bool {
+        (self.total, self.plies, self.points) == (other.total, other.plies, other.points)
+            && self.shared.load(Ordering::Relaxed) == other.shared.load(Ordering::Relaxed)
+    }
+}
+
+impl Eq for ToyState {}
+
+impl std::fmt::Debug for ToyState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shared = self.shared.load(Ordering::Relaxed);
+        write!(f, "total {} plies {} points {:?} ({shared})", self.total, self.plies, self.points)
+    }
+}
+
+impl Toy {
+    fn over(&self, s: &ToyState) -> bool {
+        self.bug != Bug::NeverEnds && (s.total >= 10 || s.plies >= 30)
+    }
+}
+
+impl Game for Toy {
+    type State = ToyState;
+    type Move = u8;
+    type Score = f64;
+
+    fn initial_state(&self) -> ToyState {
+        ToyState::default()
+    }
+
+    fn num_players(&self) -> usize {
+        3
+    }
+
+    fn to_move(&self, s: &ToyState) -> Player {
+        match self.bug {
+            Bug::PlayerOutOfRange if s.plies == 4 => Player(3),
+            _ => Player::new(s.plies as usize % 3),
+        }
+    }
+
+    fn generate_moves(&self, s: &ToyState, moves: &mut MoveList<u8>) {
+        if self.bug != Bug::ListNotCleared {
+            moves.clear();
+        }
+        if !self.over(s) || (self.bug == Bug::MovesAfterEnd && s.plies < 30) {
+            moves.extend([0, 1, 2]);
+            if self.bug == Bug::DuplicateMoves && s.total == 5 {
+                moves.push(1);
+            }
+        }
+    }
+
+    fn count_moves(&self, s: &ToyState) -> u64 {
+        let mut moves = MoveList::new();
+        self.generate_moves(s, &mut moves);
+        moves.len() as u64 + u64::from(self.bug == Bug::WrongCount && s.plies == 7)
+    }
+
+    fn apply(&self, s: &mut ToyState, mv: u8) {
+        assert!(self.bug != Bug::PanicOnApply || s.total + mv < 7, "total out of range");
+        s.points[s.plies as usize % 3] += mv;
+        s.total = s.total.wrapping_add(mv);
+        s.plies = s.plies.wrapping_add(1);
+        s.order = s.order.wrapping_mul(31).wrapping_add(u64::from(mv) + 1);
+        if self.bug == Bug::SharedClone {
+            s.shared.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn outcome(&self, s: &ToyState) -> Option<Outcome> {
+        let early = self.bug == Bug::OutcomeWithMoves && s.total >= 6;
+        if !(self.over(s) || early) {
+            return None;
+        }
+        Some(match self.bug {
+            Bug::ShortScores => Outcome::from_scores(&[s.points[0].into(), s.points[1].into()]),
+            Bug::WinnerOutOfRange => Outcome::Winner(Player(3)),
+            _ => Outcome::Scores(s.points.iter().map(|&p| p.into()).collect()),
+        })
+    }
+
+    fn evaluate(&self, s: &ToyState, player: Player) -> f64 {
+        match self.bug {
+            Bug::NanEvaluation if s.total == 3 => f64::NAN,
+            Bug::HugeEvaluation if s.total == 3 => 2.0e9,
+            _ => f64::from(s.points[player.index()]) - f64::from(s.total) / 3.0,
+        }
+    }
+
+    fn hash(&self, s: &ToyState) -> Option<u64> {
+        let position = u64::from(s.total)
+            | u64::from(s.plies) << 8
+            | u64::from(s.points[0]) << 16
+            | u64::from(s.points[1]) << 24;
+        match self.bug {
+            Bug::HashIgnoresTurn => Some(mix64(u64::from(s.total) | u64::from(s.points[0]) << 8)),
+            Bug::HashOfMoveOrder => Some(mix64(position ^ s.order << 32)),
+            Bug::HashSometimes if s.total == 4 => None,
+            _ => Some(mix64(position)),
+        }
+    }
+}
+
+/// Errors of the toy notation.
+#[derive(Debug, thiserror::Error)]
+#[error("bad toy text {0:?}")]
+struct ToyError(String);
+
+impl Notation for Toy {
+    type Error = ToyError;
+
+    fn format_move(&self, _s: &ToyState, mv: u8) -> String {
+        let shown = if self.bug == Bug::MoveNotation { mv.min(1) } else { mv };
+        shown.to_string()
+    }
+
+    fn parse_move(&self, s: &ToyState, text: &str) -> Result<u8, ToyError> {
+        if self.bug == Bug::ParsePanics {
+            let _first = text.as_bytes()[0];
+        }
+        let mut moves = MoveList::new();
+        self.generate_moves(s, &mut moves);
+        match text.parse::<u8>() {
+            Ok(mv) if moves.contains(&mv) => Ok(mv),
+            _ => Err(ToyError(text.to_string())),
+        }
+    }
+
+    fn format_state(&self, s: &ToyState) -> String {
+        let p = s.points;
+        match self.bug {
+            Bug::StateNotation => format!("{},{},{}", p[0], p[1], p[2]),
+            _ => format!("{},{},{},{}", p[0], p[1], p[2], s.plies),
+        }
+    }
+
+    fn parse_state(&self, text: &str) -> Result<ToyState, ToyError> {
+        let err = || ToyError(text.to_string());
+        let n: Result<Vec<u8>, _> =
+            text.split(',').map(|x| x.parse().map_err(|_| err())).collect::<Result<_, _>>();
+        let n = match (n, self.bug) {
+            (Ok(n), _) => n,
+            (Err(_), Bug::AcceptsGarbage) => vec![0, 0, 0, 0],
+            (Err(e), _) => return Err(e),
+        };
+        let &[a, b, c, plies] = n.as_slice() else { return Err(err()) };
+        let total = a.checked_add(b).and_then(|t| t.checked_add(c)).ok_or_else(err)?;
+        Ok(ToyState { total, plies, points: [a, b, c], ..ToyState::default() })
+    }
+
+    fn render(&self, s: &ToyState, _last: Option<u8>, color: bool) -> String {
+        let text = self.format_state(s);
+        if color || self.bug == Bug::ColourInPlainRender {
+            format!("\x1b[1m{text}\x1b[0m")
+        } else {
+            text
+        }
+    }
+}
+
+/// The rule `check_game` then `check_notation` report for a toy with `bug`.
+fn broken_rule(bug: Bug) -> Option<Rule> {
+    let config = Config::default().with_max_plies(200);
+    let game = Toy { bug };
+    let violation = check_game(&game, &config).and_then(|_| check_notation(&game, &config));
+    violation.err().map(|v| {
+        let text = v.to_string();
+        assert!(text.contains("broken") && text.contains("after moves"), "{text}");
+        v.rule
+    })
+}
+
+#[test]
+fn the_sound_toy_passes() {
+    let report = assert_conforms(&Toy { bug: Bug::None }, &Config::default());
+    assert_eq!(report.games, 64);
+}
+
+#[test]
+fn each_broken_toy_is_caught_with_its_rule() {
+    let cases = [
+        (Bug::PanicOnApply, Rule::Panic),
+        (Bug::OutcomeWithMoves, Rule::TerminalIffNoMoves),
+        (Bug::MovesAfterEnd, Rule::TerminalIffNoMoves),
+        (Bug::DuplicateMoves, Rule::MoveGeneration),
+        (Bug::ListNotCleared, Rule::MoveGeneration),
+        (Bug::WrongCount, Rule::MoveCount),
+        (Bug::ShortScores, Rule::MalformedOutcome),
+        (Bug::WinnerOutOfRange, Rule::MalformedOutcome),
+        (Bug::PlayerOutOfRange, Rule::PlayerOutOfRange),
+        (Bug::NanEvaluation, Rule::Evaluation),
+        (Bug::HugeEvaluation, Rule::Evaluation),
+        (Bug::HashIgnoresTurn, Rule::HashCollision),
+        (Bug::HashOfMoveOrder, Rule::UnequalHashes),
+        (Bug::HashSometimes, Rule::UnequalHashes),
+        (Bug::SharedClone, Rule::SharedClone),
+        (Bug::NeverEnds, Rule::NoEnd),
+        (Bug::MoveNotation, Rule::MoveRoundTrip),
+        (Bug::StateNotation, Rule::StateRoundTrip),
+        (Bug::ParsePanics, Rule::Panic),
+        (Bug::AcceptsGarbage, Rule::Malformed),
+        (Bug::ColourInPlainRender, Rule::Render),
+    ];
+    for (bug, rule) in cases {
+        assert_eq!(broken_rule(bug), Some(rule), "{bug:?}");
+    }
+}
+
+#[test]
+fn a_failing_game_shrinks_to_a_short_line() {
+    // The apply panic needs a total of 5 or more and then a 2: three moves at the least.
+    let err = check_game(&Toy { bug: Bug::PanicOnApply }, &Config::default()).unwrap_err();
+    assert_eq!(err.rule, Rule::Panic);
+    assert!(err.detail.contains("total out of range"), "{err}");
+    assert!(err.line.matches(',').count() <= 4, "not shrunk: {err}");
+    assert_eq!(err.start, "the initial state");
+}
+
+#[test]
+fn a_game_that_never_ends_is_reported_at_the_cap() {
+    let err = check_game(&Toy { bug: Bug::NeverEnds }, &Config::default().with_max_plies(50))
+        .unwrap_err();
+    assert_eq!(err.rule, Rule::NoEnd);
+    assert!(err.detail.contains("50 plies"), "{err}");
+}

@@ -1,0 +1,377 @@
+//! Alpha-beta: solved positions, agreement of every enhancement with plain minimax, budgets.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ply::games::{mix64, ConnectFour, ThreeHeaps, TicTacToe};
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::{Agent, Budget, Position, SearchError, Value};
+use ply::testing::agreement::{check_agreement, random_positions};
+use ply::{Game, MoveList, Notation, Outcome, Player};
+
+/// A random game tree derived from a hash: between 2 and 4 moves per position, moves that
+/// commute (so positions transpose), terminal positions, evaluations and quietness all
+/// follow from the position's hash. Values are arbitrary but deterministic.
+#[derive(Clone, Copy)]
+struct HashGame {
+    seed: u64,
+    max_plies: u8,
+    /// Finish with a disc-count style score per player instead of win/draw/loss.
+    scores: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct HashState {
+    acc: u64,
+    plies: u8,
+}
+
+impl HashGame {
+    fn new(seed: u64, max_plies: u8) -> Self {
+        HashGame { seed, max_plies, scores: false }
+    }
+    fn h(&self, s: &HashState) -> u64 {
+        mix64(s.acc ^ self.seed ^ u64::from(s.plies) << 56)
+    }
+    fn is_over(&self, s: &HashState) -> bool {
+        s.plies >= self.max_plies || (s.plies > 0 && self.h(s) % 11 == 0)
+    }
+}
+
+impl Game for HashGame {
+    type State = HashState;
+    type Move = u8;
+    type Score = i32;
+    fn initial_state(&self) -> HashState {
+        HashState { acc: 0, plies: 0 }
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, s: &HashState) -> Player {
+        Player::new(usize::from(s.plies % 2))
+    }
+    fn generate_moves(&self, s: &HashState, moves: &mut MoveList<u8>) {
+        moves.clear();
+        if !self.is_over(s) {
+            moves.extend(0..(2 + (self.h(s) >> 7) % 3) as u8);
+        }
+    }
+    fn apply(&self, s: &mut HashState, mv: u8) {
+        s.acc = s.acc.wrapping_add(1 << (12 * mv));
+        s.plies += 1;
+    }
+    fn outcome(&self, s: &HashState) -> Option<Outcome> {
+        if !self.is_over(s) {
+            return None;
+        }
+        let h = self.h(s) >> 20;
+        Some(if self.scores {
+            Outcome::from_scores(&[(h % 7) as i32, (h / 7 % 7) as i32])
+        } else {
+            match h % 3 {
+                0 => Outcome::Winner(Player(0)),
+                1 => Outcome::Winner(Player(1)),
+                _ => Outcome::Draw,
+            }
+        })
+    }
+    fn evaluate(&self, s: &HashState, p: Player) -> i32 {
+        let e = (mix64(self.h(s)) % 201) as i32 - 100;
+        if p == Player(0) {
+            e
+        } else {
+            -e
+        }
+    }
+    fn hash(&self, s: &HashState) -> Option<u64> {
+        Some(self.h(s))
+    }
+    fn is_quiet(&self, s: &HashState) -> bool {
+        self.h(s) >> 40 & 3 != 0
+    }
+}
+
+fn choose<G: Game>(engine: &mut AlphaBeta, game: &G, s: &G::State, b: &Budget) -> Value {
+    engine.choose(game, Position::new(s), b).unwrap().value
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw() {
+    let game = TicTacToe;
+    for options in [AlphaBetaOptions::default(), AlphaBetaOptions::plain()] {
+        let mut engine = AlphaBeta::with_options(AlphaBetaOptions { tt_mb: 1, ..options });
+        let v = choose(&mut engine, &game, &game.initial_state(), &Budget::depth(9));
+        assert_eq!(v, Value::Draw);
+    }
+}
+
+#[test]
+fn finds_forced_wins_and_the_shortest_one() {
+    let game = TicTacToe;
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    // x x .      X wins at once on c3, though other moves win later.
+    // o o .
+    // . . .
+    let s = game.parse_state("xx.oo....").unwrap();
+    let r = engine.choose(&game, Position::new(&s), &Budget::depth(9)).unwrap();
+    assert_eq!(r.value, Value::Win(1));
+    assert_eq!(game.format_move(&s, r.best_move), "c3");
+    // x o .      corner opening answered on the edge: X forces a win.
+    // . . .
+    // . . .
+    let s = game.parse_state("xo.......").unwrap();
+    let r = engine.choose(&game, Position::new(&s), &Budget::depth(9)).unwrap();
+    assert!(matches!(r.value, Value::Win(n) if n <= 5), "{:?}", r.value);
+    assert_eq!(r.pv[0], r.best_move);
+    // Playing the engine against itself from there, X wins.
+    let mut state = s;
+    while game.outcome(&state).is_none() {
+        let mv = engine.choose(&game, Position::new(&state), &Budget::depth(9)).unwrap().best_move;
+        game.apply(&mut state, mv);
+    }
+    assert_eq!(game.outcome(&state), Some(Outcome::Winner(Player(0))));
+}
+
+#[test]
+fn connect_four_open_three_wins_in_three() {
+    let game = ConnectFour::standard();
+    // X plays d1 for an open three on the bottom row; O can block only one end.
+    let s = game.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    let r = engine.choose(&game, Position::new(&s), &Budget::depth(6)).unwrap();
+    assert_eq!(r.value, Value::Win(3));
+    assert_eq!(game.format_move(&s, r.best_move), game.format_move(&s, 3));
+    assert_eq!(r.pv.len(), 3);
+    let positions = random_positions(&game, 10, 12, 5);
+    check_agreement(&game, &positions, 3).unwrap();
+}
+
+#[test]
+fn lost_side_chooses_the_longest_loss() {
+    let game = TicTacToe;
+    // x . x      O to move; X threatens b3 and a2: lost in 2 whatever O does.
+    // . o .
+    // x . o
+    let s = game.parse_state("x.x.o.x.o").unwrap();
+    for options in [AlphaBetaOptions::default(), AlphaBetaOptions::plain()] {
+        let mut engine = AlphaBeta::with_options(AlphaBetaOptions { tt_mb: 1, ..options });
+        assert_eq!(choose(&mut engine, &game, &s, &Budget::depth(9)), Value::Loss(2));
+    }
+}
+
+#[test]
+fn every_enhancement_agrees_with_minimax_on_random_trees() {
+    for seed in 0..4 {
+        let game = HashGame::new(seed, 12);
+        let positions = random_positions(&game, 25, 5, seed);
+        assert!(positions.len() > 20);
+        for depth in 1..=4 {
+            check_agreement(&game, &positions, depth).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_enhancement_agrees_with_minimax_on_tic_tac_toe() {
+    let game = TicTacToe;
+    let positions = random_positions(&game, 40, 6, 11);
+    for depth in 1..=5 {
+        check_agreement(&game, &positions, depth).unwrap();
+    }
+}
+
+#[test]
+fn margin_scores_solve_to_the_exact_difference() {
+    fn margin(game: &HashGame, s: &HashState) -> i32 {
+        if let Some(o) = game.outcome(s) {
+            return o.margin(game.to_move(s));
+        }
+        let mut moves = MoveList::new();
+        game.generate_moves(s, &mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut c = *s;
+                game.apply(&mut c, mv);
+                -margin(game, &c)
+            })
+            .max()
+            .unwrap()
+    }
+    for seed in 0..6 {
+        let game = HashGame { seed, max_plies: 7, scores: true };
+        let s = game.initial_state();
+        let options = AlphaBetaOptions { margin_scores: true, tt_mb: 1, ..Default::default() };
+        let mut engine = AlphaBeta::with_options(options);
+        let r = engine.choose(&game, Position::new(&s), &Budget::depth(20)).unwrap();
+        let expected = margin(&game, &s);
+        if expected == 0 {
+            assert_eq!(r.value, Value::Draw);
+        } else {
+            assert_eq!(r.value, Value::Heuristic(f64::from(expected)));
+        }
+    }
+}
+
+#[test]
+fn repeated_position_scores_as_a_draw() {
+    /// Tic-tac-toe with a repetition rule, to feed the search a history.
+    struct Repeating;
+    impl Game for Repeating {
+        type State = <TicTacToe as Game>::State;
+        type Move = u8;
+        type Score = i32;
+        fn initial_state(&self) -> Self::State {
+            TicTacToe.initial_state()
+        }
+        fn num_players(&self) -> usize {
+            2
+        }
+        fn to_move(&self, s: &Self::State) -> Player {
+            TicTacToe.to_move(s)
+        }
+        fn generate_moves(&self, s: &Self::State, m: &mut MoveList<u8>) {
+            TicTacToe.generate_moves(s, m)
+        }
+        fn apply(&self, s: &mut Self::State, mv: u8) {
+            TicTacToe.apply(s, mv)
+        }
+        fn outcome(&self, s: &Self::State) -> Option<Outcome> {
+            TicTacToe.outcome(s)
+        }
+        fn evaluate(&self, s: &Self::State, p: Player) -> i32 {
+            TicTacToe.evaluate(s, p)
+        }
+        fn hash(&self, s: &Self::State) -> Option<u64> {
+            TicTacToe.hash(s)
+        }
+        fn repetition_limit(&self) -> Option<u32> {
+            Some(3)
+        }
+    }
+    // x x .      X wins at once on c3, or in 3 plies with b2 (double threat).
+    // o . .      With the position after c3 in the game's history, c3 is a draw.
+    // . . o
+    let s = TicTacToe.parse_state("xx.o....o").unwrap();
+    let mut won = s;
+    TicTacToe.apply(&mut won, 2);
+    let history = [TicTacToe.hash(&won).unwrap(), TicTacToe.hash(&s).unwrap()];
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    let plain = engine.choose(&Repeating, Position::new(&s), &Budget::depth(9)).unwrap();
+    assert_eq!(plain.value, Value::Win(1));
+    let with = Position::with_history(&s, &history);
+    let r = engine.choose(&Repeating, with, &Budget::depth(9)).unwrap();
+    assert_eq!((r.best_move, r.value), (4, Value::Win(3)));
+}
+
+#[test]
+fn time_budget_is_respected() {
+    let game = HashGame::new(5, 200);
+    let s = game.initial_state();
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    // The bound is on the search, not on the scheduler: on a loaded machine one of three runs
+    // must keep it.
+    let times: Vec<Duration> = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            let budget = Budget::time(Duration::from_millis(50));
+            let r = engine.choose(&game, Position::new(&s), &budget).unwrap();
+            assert!(r.depth >= 1 && r.nodes > 0);
+            start.elapsed()
+        })
+        .collect();
+    assert!(times.iter().any(|&t| t < Duration::from_millis(70)), "{times:?}");
+}
+
+#[test]
+fn node_budget_is_respected_and_deterministic() {
+    let game = HashGame::new(9, 200);
+    let s = game.initial_state();
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    let a = engine.choose(&game, Position::new(&s), &Budget::nodes(20_000)).unwrap();
+    let b = engine.choose(&game, Position::new(&s), &Budget::nodes(20_000)).unwrap();
+    assert!(a.nodes <= 20_000 && a.nodes > 19_000, "{}", a.nodes);
+    assert!(a.depth >= 3);
+    assert_eq!((a.best_move, a.value, a.nodes, &a.pv), (b.best_move, b.value, b.nodes, &b.pv));
+}
+
+#[test]
+fn stop_flag_ends_the_search() {
+    let game = HashGame::new(3, 200);
+    let s = game.initial_state();
+    let stop = Arc::new(AtomicBool::new(false));
+    let setter = stop.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(30));
+        setter.store(true, Ordering::Relaxed);
+    });
+    let start = Instant::now();
+    let mut engine = AlphaBeta::new().with_tt_mb(1);
+    let r = engine.choose(&game, Position::new(&s), &Budget::depth(150).with_stop(stop));
+    t.join().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(r.unwrap().depth < 150);
+}
+
+#[test]
+fn single_legal_move_is_answered_at_once() {
+    let game = TicTacToe;
+    let s = game.parse_state("xoxxoo.xo").unwrap();
+    let r = AlphaBeta::new().with_tt_mb(1).choose(&game, Position::new(&s), &Budget::depth(9));
+    let r = r.unwrap();
+    assert_eq!((r.best_move, r.value, r.nodes, r.depth), (6, Value::Unknown, 0, 0));
+    let full = game.parse_state("xoxxooxxo").unwrap();
+    let err = AlphaBeta::new().choose(&game, Position::new(&full), &Budget::depth(1));
+    assert_eq!(err.unwrap_err(), SearchError::NoLegalMoves);
+}
+
+#[test]
+fn three_players_are_unsupported() {
+    let game = ThreeHeaps::standard();
+    let r = AlphaBeta::new().with_tt_mb(1).choose(
+        &game,
+        Position::new(&game.initial_state()),
+        &Budget::depth(2),
+    );
+    assert!(matches!(r, Err(SearchError::Unsupported { .. })));
+}
+
+/// Prints nodes per second (run in release with `--nocapture` for meaningful figures).
+#[test]
+fn measure_nodes_per_second() {
+    fn line<G: Game>(what: &str, game: &G, options: AlphaBetaOptions, depth: u32) {
+        let mut engine = AlphaBeta::with_options(options);
+        engine.prepare::<G>();
+        let s = game.initial_state();
+        let r = engine.choose(game, Position::new(&s), &Budget::depth(depth)).unwrap();
+        println!(
+            "{what}: depth {}, {} nodes in {:.1} ms, {:.0} nodes/s, value {}",
+            r.depth,
+            r.nodes,
+            r.elapsed.as_secs_f64() * 1e3,
+            r.nps(),
+            r.value
+        );
+    }
+    let all = AlphaBetaOptions::default;
+    line("tic-tac-toe, all enhancements", &TicTacToe, all(), 9);
+    line("tic-tac-toe, plain", &TicTacToe, AlphaBetaOptions::plain(), 9);
+    line("hash game, all enhancements", &HashGame::new(1, 60), all(), 14);
+    line("hash game, plain", &HashGame::new(1, 60), AlphaBetaOptions::plain(), 14);
+    line("connect four 7x6, all enhancements", &ConnectFour::standard(), all(), 9);
+    line("connect four 7x6, plain", &ConnectFour::standard(), AlphaBetaOptions::plain(), 8);
+}
+
+#[test]
+fn kept_table_speeds_up_a_repeated_search() {
+    let game = ConnectFour::standard();
+    let s = game.initial_state();
+    let options = AlphaBetaOptions { keep_tt: true, tt_mb: 4, ..Default::default() };
+    let mut engine = AlphaBeta::with_options(options);
+    let first = engine.choose(&game, Position::new(&s), &Budget::depth(7)).unwrap();
+    let again = engine.choose(&game, Position::new(&s), &Budget::depth(7)).unwrap();
+    assert!(again.nodes < first.nodes / 2, "{} then {}", first.nodes, again.nodes);
+    assert_eq!(again.best_move, first.best_move);
+}
