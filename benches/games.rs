@@ -49,14 +49,17 @@ struct Plan {
     perft_depth: u32,
     /// The published perft count at that depth, if there is one.
     published: Option<u64>,
-    /// Search depth from the start and from the middle-game position.
+    /// Alpha-beta (two players) or paranoid (more) depth from the start and from the
+    /// middle-game position.
     search_depth: [u32; 2],
+    /// Max^n depth from the start and from the middle-game position (unused with two players).
+    maxn_depth: [u32; 2],
     /// MCTS iterations from the start and from the middle-game position.
     mcts_iterations: [u64; 2],
 }
 
-/// A group with few samples of one iteration each: every benchmark here runs for tens of
-/// milliseconds, so the whole bench takes a few minutes.
+/// A group of ten samples with the same iteration count each (every benchmark here runs for
+/// milliseconds to tens of milliseconds), so the whole bench takes a few minutes.
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut group = c.benchmark_group(name);
     group
@@ -95,18 +98,17 @@ fn middle<G: Game>(game: &G) -> G::State {
 fn bench_perft<G: Game>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     game: &G,
-    label: &str,
     depth: u32,
     published: Option<u64>,
 ) {
     let start = game.initial_state();
     let leaves = perft(game, &start, depth, PerftMode::Bulk);
     if let Some(expected) = published {
-        assert_eq!(leaves, expected, "{label} perft({depth}) against the published count");
+        assert_eq!(leaves, expected, "perft({depth}) against the published count");
     }
-    assert!(leaves > 0, "{label} perft({depth}) finds leaves");
+    assert!(leaves > 0, "perft({depth}) finds leaves");
     group.throughput(Throughput::Elements(leaves));
-    group.bench_function(format!("{label}/start/depth{depth}"), |b| {
+    group.bench_function(format!("perft/start/depth{depth}"), |b| {
         b.iter(|| {
             let n = perft(game, black_box(&start), depth, PerftMode::Bulk);
             assert_eq!(n, leaves);
@@ -161,18 +163,21 @@ fn bench_game<G: Game + Sync>(c: &mut Criterion, name: &str, game: &G, plan: &Pl
     let start = game.initial_state();
     let middle_game = middle(game);
     let mut group = group(c, name);
-    bench_perft(&mut group, game, "perft", plan.perft_depth, plan.published);
+    bench_perft(&mut group, game, plan.perft_depth, plan.published);
     for (i, (position, state)) in
         [("start", &start), ("middle", &middle_game)].into_iter().enumerate()
     {
-        let depth = plan.search_depth[i];
         if game.num_players() == 2 {
+            let depth = plan.search_depth[i];
             let mut agent = AlphaBeta::new();
             agent.prepare::<G>();
             let id = format!("alphabeta/{position}/depth{depth}");
             bench_depth(&mut group, game, agent, id, state, depth);
         } else {
-            for model in [OpponentModel::Paranoid, OpponentModel::MaxN] {
+            for (model, depth) in [
+                (OpponentModel::Paranoid, plan.search_depth[i]),
+                (OpponentModel::MaxN, plan.maxn_depth[i]),
+            ] {
                 let mut agent = MultiplayerSearch::new(model);
                 agent.prepare::<G>();
                 let id = format!("{model}/{position}/depth{depth}");
@@ -190,10 +195,11 @@ fn bench_game<G: Game + Sync>(c: &mut Criterion, name: &str, game: &G, plan: &Pl
 
 fn connect_four(c: &mut Criterion) {
     let plan = Plan {
-        perft_depth: 10,
+        perft_depth: 8,
         published: None,
-        search_depth: [10, 10],
-        mcts_iterations: [5_000; 2],
+        search_depth: [10, 16],
+        maxn_depth: [0; 2],
+        mcts_iterations: [30_000; 2],
     };
     bench_game(c, "connect_four", &ConnectFour::standard(), &plan);
 }
@@ -204,6 +210,7 @@ fn english_checkers(c: &mut Criterion) {
         perft_depth: 9,
         published: Some(CHECKERS_STANDARD[9]),
         search_depth: [10, 10],
+        maxn_depth: [0; 2],
         mcts_iterations: [5_000; 2],
     };
     bench_game(c, "english_checkers", &game, &plan);
@@ -211,7 +218,7 @@ fn english_checkers(c: &mut Criterion) {
     // timing is the reference.
     let deepomatic = EnglishCheckers::new(8, Rules::Deepomatic).expect("8x8 deepomatic");
     let mut group = group(c, "english_checkers_deepomatic");
-    bench_perft(&mut group, &deepomatic, "perft", 9, None);
+    bench_perft(&mut group, &deepomatic, 9, None);
     group.finish();
 }
 
@@ -219,15 +226,21 @@ fn international_draughts(c: &mut Criterion) {
     let plan = Plan {
         perft_depth: 8,
         published: Some(DRAUGHTS[8]),
-        search_depth: [8, 8],
-        mcts_iterations: [2_000; 2],
+        search_depth: [10, 8],
+        maxn_depth: [0; 2],
+        mcts_iterations: [5_000; 2],
     };
     bench_game(c, "international_draughts", &InternationalDraughts::new(), &plan);
 }
 
 fn impasse(c: &mut Criterion) {
-    let plan =
-        Plan { perft_depth: 5, published: None, search_depth: [6, 6], mcts_iterations: [2_000; 2] };
+    let plan = Plan {
+        perft_depth: 5,
+        published: None,
+        search_depth: [7, 9],
+        maxn_depth: [0; 2],
+        mcts_iterations: [2_000; 2],
+    };
     bench_game(c, "impasse", &Impasse::new(), &plan);
 }
 
@@ -236,17 +249,29 @@ fn reversi(c: &mut Criterion) {
     let plan = Plan {
         perft_depth: 9,
         published: Some(OTHELLO[9]),
-        search_depth: [8, 8],
+        search_depth: [10, 8],
+        maxn_depth: [0; 2],
         mcts_iterations: [5_000; 2],
     };
     bench_game(c, "reversi_8x8_2p", &othello, &plan);
     let three = Reversi::new(9, 3).expect("9x9, 3 players");
-    let plan =
-        Plan { perft_depth: 7, published: None, search_depth: [6, 6], mcts_iterations: [3_000; 2] };
+    let plan = Plan {
+        perft_depth: 6,
+        published: None,
+        search_depth: [6, 6],
+        maxn_depth: [5, 4],
+        mcts_iterations: [1_500, 2_500],
+    };
     bench_game(c, "reversi_9x9_3p", &three, &plan);
+    // Four players start with few moves each, so the tree is narrow and perft goes deeper.
     let four = Reversi::new(10, 4).expect("10x10, 4 players");
-    let plan =
-        Plan { perft_depth: 7, published: None, search_depth: [6, 6], mcts_iterations: [2_000; 2] };
+    let plan = Plan {
+        perft_depth: 12,
+        published: None,
+        search_depth: [12, 7],
+        maxn_depth: [9, 5],
+        mcts_iterations: [1_000; 2],
+    };
     bench_game(c, "reversi_10x10_4p", &four, &plan);
 }
 

@@ -172,6 +172,11 @@ fn plan(args: &RunArgs) -> Result<Vec<TournamentConfig>, String> {
         if args.options != GameOptions::default() {
             return Err("game options need a single --game, not all".into());
         }
+        if args.openings.is_some() {
+            return Err(
+                "an --openings file holds positions of one game: use a single --game".into()
+            );
+        }
         GAMES.iter().map(|g| g.name).collect()
     } else {
         vec![args.game.as_str()]
@@ -534,6 +539,8 @@ mod tests {
             played.iter().filter(|p| p.skipped.is_some()).map(|p| p.game.as_str()).collect();
         assert_eq!(skipped, vec!["three-heaps"]);
         let a = args("--game all --size 5 greedy");
+        assert!(plan(&a).unwrap_err().contains("single --game"));
+        let a = args("--game all --openings some.txt greedy");
         assert!(plan(&a).unwrap_err().contains("single --game"));
     }
 

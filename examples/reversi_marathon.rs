@@ -9,7 +9,8 @@
 //!
 //! An agent is a spec of the search library (`random`, `greedy`, `paranoid:depth=2`,
 //! `maxn:depth=2`, `mcts:iters=300,cutoff=8`, ...) playing through the contest's interface,
-//! or `modelling[:depth=N]`, the contestant that learns the opponents' weights from their moves.
+//! or `modelling[:depth=N,prior=RUNS]`, the contestant that learns the opponents' weights from
+//! their moves (starting from the mean of RUNS evolved populations, or equal weights for 0).
 //! The score of a test case is (cells owned) x (players) / (cells on the board); the table
 //! shows the mean with a 95% confidence interval (normal approximation).
 
@@ -76,7 +77,15 @@ impl Entry {
                         config.depth =
                             v.parse().map_err(|_| format!("bad depth {v:?} in {text:?}"))?
                     }
-                    _ => return Err(format!("bad option {opt:?} in {text:?}: expected depth=N")),
+                    Some(("prior", v)) => {
+                        config.prior_runs =
+                            v.parse().map_err(|_| format!("bad prior {v:?} in {text:?}"))?
+                    }
+                    _ => {
+                        return Err(format!(
+                            "bad option {opt:?} in {text:?}: expected depth=N or prior=RUNS"
+                        ))
+                    }
                 }
             }
             return Ok(Entry::Modelling(config));
@@ -237,9 +246,10 @@ fn report(
 ) {
     println!();
     println!(
-        "strategy generation {:.1}s ({:.2}s per test case on one thread), total {:.1}s",
+        "{} test cases, seed {}: strategy generation {:.1}s, total {:.1}s (wall clock)",
+        cases.len(),
+        cli.seed,
         generation.as_secs_f64(),
-        generation.as_secs_f64() * cli.threads.unwrap_or(2) as f64 / cases.len() as f64,
         total.as_secs_f64()
     );
     let sizes: Vec<usize> = {

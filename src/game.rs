@@ -285,9 +285,12 @@ impl_score_float!(f32, f64);
 /// 5. `to_move` is a seat below `num_players()`.
 /// 6. `evaluate` is finite and strictly inside `±Score::WIN_RANGE` for every state and player.
 /// 7. If `hash` returns `Some` for one state it returns `Some` for all; equal states have equal
-///    hashes, and the hash covers everything the rules depend on (including the player to
-///    move), so different hashes mean different states and a hash collision between positions
-///    reached in play is rare (a 64-bit Zobrist hash).
+///    hashes. The hash identifies the *position*: the pieces, the player to move and every
+///    rule state that changes the legal moves, so a hash collision between positions reached
+///    in play is rare (a 64-bit Zobrist hash). It leaves out counters that only serve draw
+///    rules (plies since the last capture), so that a repeated position hashes equally and
+///    [`Game::repetition_limit`] can see it. Two states with equal hashes have the same player
+///    to move and the same legal moves.
 /// 8. Cloned states are independent: applying a move to a clone leaves the original as it was.
 /// 9. Every game ends: from any state, every sequence of legal moves reaches a terminal state
 ///    (a move counter in the state is the usual way to guarantee this).

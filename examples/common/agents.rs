@@ -25,8 +25,7 @@ use super::hub::HubClient;
 use super::nboard::NBoardClient;
 
 /// What every agent accepts, for `--help` texts and error messages.
-pub const ACCEPTED: &str = "\
-  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL]   two-player alpha-beta (plain=true: no enhancements)
+pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL]   two-player alpha-beta (plain=true: no enhancements)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
   paranoid[:depth=N,time=T,nodes=N,tt=MB]               N-player alpha-beta, paranoid opponents
   maxn[:depth=N,time=T,nodes=N,tt=MB]                   N-player max^n

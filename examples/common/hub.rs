@@ -46,8 +46,8 @@ impl HubClient {
         HubClient { link: Link::Open(transport), name: "hub".into(), ready: false, new_game: true }
     }
 
-    fn failed(&self, reason: String) -> SearchError {
-        SearchError::Unsupported { algorithm: "hub", reason }
+    fn failed(reason: String) -> SearchError {
+        SearchError::Engine { engine: "hub", reason }
     }
 
     /// Starts the engine if needed and does the handshake once (`hub` ... `wait`, `init`
@@ -170,11 +170,10 @@ impl Agent<InternationalDraughts> for HubClient {
         budget: &Budget,
     ) -> Result<SearchReport<Move>, SearchError> {
         let new_game = self.new_game;
-        let t =
-            self.connect().map_err(|e| SearchError::Unsupported { algorithm: "hub", reason: e })?;
+        let t = self.connect().map_err(Self::failed)?;
         let result = think(t.as_mut(), game, position.state, budget, new_game);
         self.new_game = false;
-        result.map_err(|e| self.failed(e))
+        result.map_err(Self::failed)
     }
 
     fn new_game(&mut self) {
@@ -233,6 +232,6 @@ mod tests {
         let state = game.initial_state();
         let mut agent = HubClient::new("/nonexistent/engine-xyz");
         let e = agent.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap_err();
-        assert!(matches!(e, SearchError::Unsupported { algorithm: "hub", .. }), "{e}");
+        assert!(matches!(e, SearchError::Engine { engine: "hub", .. }), "{e}");
     }
 }

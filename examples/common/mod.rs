@@ -1,5 +1,6 @@
 //! Code shared by the example programs: agent specs, the terminal play loop, the game
-//! registry and output formatting. Each program includes it with `mod common;`.
+//! registry, output formatting, and the arena's tournament runner, results file, chart and
+//! external-engine clients (Hub, NBoard). Each program includes it with `mod common;`.
 
 // Every program uses only part of this module, so items unused by one program are expected.
 #![allow(dead_code)]

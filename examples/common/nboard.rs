@@ -168,8 +168,9 @@ impl Agent<Reversi> for NBoardClient {
         if game.num_players() != 2 || position.state.size() != 8 {
             return Err(unsupported("NBoard engines play 2-player 8x8 Othello only".into()));
         }
-        let t = self.connect().map_err(unsupported)?;
-        think(t.as_mut(), game, position.state, budget).map_err(unsupported)
+        let failed = |reason| SearchError::Engine { engine: "nboard", reason };
+        let t = self.connect().map_err(failed)?;
+        think(t.as_mut(), game, position.state, budget).map_err(failed)
     }
 }
 

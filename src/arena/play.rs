@@ -108,9 +108,10 @@ pub fn play_game<G: Game>(
         stats[s].time += report.elapsed;
         stats[s].nodes += report.nodes;
         let before = record.state().clone();
-        record
-            .play(report.best_move)
-            .map_err(|_| ArenaError::IllegalMove { seat: s, mv: format!("{:?}", report.best_move) })?;
+        record.play(report.best_move).map_err(|_| ArenaError::IllegalMove {
+            seat: s,
+            mv: format!("{:?}", report.best_move),
+        })?;
         for seat in seats.iter_mut() {
             seat.agent.observe(game, &before, report.best_move);
         }

@@ -258,6 +258,14 @@ pub enum SearchError {
         /// What it needs.
         reason: String,
     },
+    /// An external engine failed: it did not start, broke its protocol or exited.
+    #[error("engine {engine} failed: {reason}")]
+    Engine {
+        /// The engine's protocol or name.
+        engine: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 /// A player: given a position and a budget, choose a move. Implemented by every algorithm of

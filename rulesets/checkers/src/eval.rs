@@ -4,7 +4,8 @@ use crate::bitboard::{Bits, Geometry};
 use crate::rules::CheckersState;
 
 /// Evaluation weights, in hundredths of a man. The defaults were chosen by engine-vs-engine
-/// matches between weight sets (see the crate README).
+/// matches between weight sets (the crate's `checkers_match weights` example; results in
+/// the crate README).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Weights {
     /// A man.

@@ -365,6 +365,9 @@ impl Notation for EnglishCheckers {
         for c in 0..self.size {
             let _ = write!(out, " {c:<4}");
         }
+        while out.ends_with(' ') {
+            out.pop();
+        }
         out.push('\n');
         for r in 0..self.size {
             let _ = write!(out, "{r:>3} ");

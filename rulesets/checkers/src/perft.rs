@@ -97,7 +97,7 @@ fn perft_rec<B: Bits>(g: &Geometry<B>, standard: bool, side: Side<B>, depth: u32
     total
 }
 
-/// Perft through the generic [`Game`] path with every leaf move played
+/// Perft through the generic [`ply::Game`] path with every leaf move played
 /// ([`PerftMode::MakeAll`]), for comparison with [`perft_fast`].
 pub fn perft_make_all(game: &EnglishCheckers, state: &CheckersState, depth: u32) -> u64 {
     ply::perft(game, state, depth, PerftMode::MakeAll)

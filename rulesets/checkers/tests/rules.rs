@@ -395,3 +395,26 @@ fn malformed_boards_are_typed_errors() {
         Err(BoardError::Character { ch: 'é', .. })
     ));
 }
+
+#[test]
+fn first_opening_line_where_the_rule_sets_differ() {
+    // After 1. 9-13 23-18 2. 11-15 18x11 3. 7x16 24-20 4. 2-7 White's man on 20 jumps 16 and
+    // 7 to be crowned on 2; under Deepomatic rules the new king goes on over 6 to 9. This is
+    // the first divergence in the perft tree (depth 9).
+    let fen = "W:W20,21,22,25,26,27,28,29,30,31,32:B1,3,4,5,6,7,8,10,12,13,16";
+    for (rules, want) in [(Rules::Standard, "20x11x2"), (Rules::Deepomatic, "20x11x2x9")] {
+        let game = EnglishCheckers::new(8, rules).unwrap();
+        let mut state = game.initial_state();
+        for text in ["9-13", "23-18", "11-15", "18x11", "7x16", "24-20", "2-7"] {
+            let mv = ply::Notation::parse_move(&game, &state, text).unwrap();
+            game.apply(&mut state, mv);
+        }
+        assert_eq!(ply::Notation::format_state(&game, &state), fen);
+        let moves: Vec<String> = game
+            .moves_with_paths(&state)
+            .iter()
+            .map(|&(m, _)| ply::Notation::format_move(&game, &state, m))
+            .collect();
+        assert_eq!(moves, [want], "{rules}");
+    }
+}

@@ -63,7 +63,7 @@ fn main() {
         report.nodes as f64 / s / 1e6
     );
 
-    for (size, players, depth) in [(9, 3, 5), (10, 4, 5)] {
+    for (size, players, depth) in [(9, 3, 7), (10, 4, 9)] {
         let game = Reversi::new(size, players).expect("size");
         let state = game.initial_state();
         for model in [OpponentModel::Paranoid, OpponentModel::MaxN] {

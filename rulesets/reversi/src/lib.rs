@@ -69,6 +69,8 @@
 //!
 //! ## Modules
 //!
+//! - [`perft()`]: Othello perft as the published table counts it (a finished game is one leaf),
+//!   on bare bitboards for 2 players on 8x8.
 //! - [`eval`]: evaluations for 2 and N players (mobility, corners, stability, parity).
 //! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
 //!   genetic strategy generator, seeded test cases, the contestant interface and an agent

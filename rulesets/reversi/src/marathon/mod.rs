@@ -40,5 +40,5 @@ pub use contest::{
     board_state, players_for_size, AgentContestant, CaseResult, Contestant, TestCase,
 };
 pub use genetic::{evolve, game_points, place_points, GeneticConfig};
-pub use modelling::{ModellingConfig, ModellingContestant, ModellingStats};
+pub use modelling::{ModellingConfig, ModellingContestant, ModellingStats, TRUST_WINDOW};
 pub use strategy::{ratio, Strategy};
