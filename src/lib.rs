@@ -12,6 +12,7 @@
 //! - `testing` (feature `testing`): a conformance kit that checks any `Game` implementation
 //!   on seeded random games.
 //! - [`arena`]: tournaments between agents on any game, with Elo and SPRT statistics.
+//! - [`zobrist`]: compile-time Zobrist key tables for position hashes.
 //! - [`games`]: small games used by the tutorial and the tests (tic-tac-toe, Connect Four and
 //!   a three-player game).
 //!
@@ -44,6 +45,7 @@ mod record;
 pub mod search;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod zobrist;
 
 pub use game::{
     Game, MoveList, Notation, Outcome, Player, Score, MAX_MATE_PLIES, MOVE_LIST_INLINE,

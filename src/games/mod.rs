@@ -14,11 +14,4 @@ pub use connect_four::{ConnectFour, ConnectFourError, ConnectFourState};
 pub use three_heaps::{ThreeHeaps, ThreeHeapsError, ThreeHeapsState};
 pub use tictactoe::{TicTacToe, TicTacToeState};
 
-/// Mixes a 64-bit value into a well-spread hash (SplitMix64's finaliser). Handy for games whose
-/// whole state fits in a `u64` and so needs no Zobrist table.
-#[inline]
-pub fn mix64(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
+pub use crate::zobrist::mix64;

@@ -264,30 +264,9 @@ impl fmt::Debug for CheckersState {
     }
 }
 
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-const fn zobrist_table() -> [[u64; 128]; 4] {
-    let mut t = [[0u64; 128]; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut sq = 0;
-        while sq < 128 {
-            t[k][sq] = splitmix(((k * 128 + sq) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-            sq += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
 /// Random keys per (colour, kind) and square.
-static ZOBRIST: [[u64; 128]; 4] = zobrist_table();
-const ZOBRIST_SIDE: u64 = splitmix(0x5eed);
+static ZOBRIST: [[u64; 128]; 4] = ply::zobrist::key_table(0x2545_f491_4f6c_dd1d);
+const ZOBRIST_SIDE: u64 = ply::zobrist::splitmix64(0x5eed).1;
 
 #[inline(always)]
 fn zobrist(color: usize, king: bool, sq: usize) -> u64 {

@@ -158,34 +158,11 @@ impl Iterator for Bits {
     }
 }
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
-
 /// Zobrist keys: `[white man, white king, black man, black king][bit]`.
-pub(crate) static ZOBRIST: [[u64; 64]; 4] = {
-    let mut keys = [[0u64; 64]; 4];
-    let mut state = 0x0d1a_u64;
-    let mut p = 0;
-    while p < 4 {
-        let mut b = 0;
-        while b < 64 {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys[p][b] = k;
-            b += 1;
-        }
-        p += 1;
-    }
-    keys
-};
+pub(crate) static ZOBRIST: [[u64; 64]; 4] = ply::zobrist::key_table(0x0d1a);
 
 /// Zobrist key xored in when Black is to move.
-pub(crate) const ZOBRIST_BLACK: u64 = splitmix(0xb1ac).1;
+pub(crate) const ZOBRIST_BLACK: u64 = ply::zobrist::splitmix64(0xb1ac).1;
 
 #[cfg(test)]
 mod tests {

@@ -78,11 +78,6 @@ impl fmt::Debug for Reversi {
     }
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    ply::games::mix64(*state)
-}
-
 impl Reversi {
     /// The rules for `players` players on a `size`x`size` board, starting from the standard
     /// layout (see the crate documentation).
@@ -102,14 +97,8 @@ impl Reversi {
             (s, _) if s <= 8 => Kind::Small,
             _ => Kind::Large,
         };
-        let mut seed = 0x005e_ed0f_5e7e_5a11_u64;
-        let mut zobrist = [[0u64; 256]; 4];
-        for row in zobrist.iter_mut() {
-            for z in row.iter_mut() {
-                *z = splitmix(&mut seed);
-            }
-        }
-        let side = [(); 4].map(|_| splitmix(&mut seed));
+        let zobrist: [[u64; 256]; 4] = ply::zobrist::key_table(0x005e_ed0f_5e7e_5a11);
+        let [side]: [[u64; 4]; 1] = ply::zobrist::key_table(0x005e_ed0f_5e7e_5a12);
         let mut board = NO_BITS;
         let mut interior = 0u64;
         let mut interior256 = NO_BITS;
