@@ -14,9 +14,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ply::games::ConnectFour;
-use ply::{Game, Notation};
 
-use common::play::{run, Defaults, PlayArgs};
+use common::play::{run, start_state, Defaults, PlayArgs};
 
 /// Play Connect Four against ply's engine.
 #[derive(Parser, Debug)]
@@ -50,15 +49,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let start = match &cli.position {
-        Some(p) => match game.parse_state(p) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: bad --position: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => game.initial_state(),
+    let start = match start_state(&game, cli.position.as_deref(), "--position") {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let defaults = Defaults {
         engine: "alphabeta:time=1s",

@@ -34,11 +34,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ply::{Game, Notation};
+use ply::Game;
 use ply_checkers::{EnglishCheckers, Rules};
 
 use common::agents::{parse_duration, AgentSpec};
-use common::play::{run, Defaults, HumanSide, PlayArgs};
+use common::play::{run, start_state, Defaults, HumanSide, PlayArgs};
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
 #[derive(Parser, Debug)]
@@ -144,15 +144,12 @@ fn main() -> ExitCode {
     if cli.no_draw {
         game = game.with_draw_rules(ply_checkers::DrawRules::NONE);
     }
-    let start = match &cli.fen {
-        Some(fen) => match game.parse_state(fen) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: bad --fen: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => game.initial_state(),
+    let start = match start_state(&game, cli.fen.as_deref(), "--fen") {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     if game.outcome(&start).is_some() {
         eprintln!("error: the start position is already over");

@@ -17,10 +17,9 @@ mod common;
 use std::process::ExitCode;
 
 use clap::Parser;
-use ply::{Game, Notation};
 use ply_impasse::Impasse;
 
-use common::play::{run, Defaults, PlayArgs};
+use common::play::{run, start_state, Defaults, PlayArgs};
 
 /// Impasse (Mark Steere), as the CodinGame referee plays it.
 #[derive(Parser, Debug)]
@@ -37,15 +36,12 @@ struct Cli {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let game = Impasse::new();
-    let start = match &cli.position {
-        Some(text) => match game.parse_state(text) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => game.initial_state(),
+    let start = match start_state(&game, cli.position.as_deref(), "--position") {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
     };
     let defaults = Defaults {
         engine: "alphabeta:time=1s",

@@ -19,11 +19,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ply::search::alphabeta::AlphaBeta;
-use ply::{Game, Notation};
 use ply_draughts::hub::{self, HubEngine};
 use ply_draughts::{DrawRules, InternationalDraughts, Move};
 
-use common::play::{run, Defaults, HumanSide, PlayArgs};
+use common::play::{run, start_state, Defaults, HumanSide, PlayArgs};
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
@@ -108,15 +107,12 @@ fn main() -> ExitCode {
         }
     };
     let game = InternationalDraughts::with_draw_rules(rules);
-    let start = match &cli.position {
-        Some(fen) => match game.parse_state(fen) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: bad --position: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => game.initial_state(),
+    let start = match start_state(&game, cli.position.as_deref(), "--position") {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     if cli.ai_vs_ai {
         cli.play.human = Some(HumanSide::None);

@@ -14,9 +14,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ply::games::TicTacToe;
-use ply::{Game, Notation};
 
-use common::play::{run, Defaults, PlayArgs};
+use common::play::{run, start_state, Defaults, PlayArgs};
 
 /// Play tic-tac-toe against ply's engine.
 #[derive(Parser, Debug)]
@@ -32,15 +31,12 @@ struct Cli {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let game = TicTacToe;
-    let start = match &cli.position {
-        Some(p) => match game.parse_state(p) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: bad --position: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => game.initial_state(),
+    let start = match start_state(&game, cli.position.as_deref(), "--position") {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let defaults = Defaults {
         engine: "alphabeta:depth=9",

@@ -194,6 +194,22 @@ the list), or one of:
   help    show this text
   quit    leave the game (so does end of input, Ctrl-D)";
 
+/// The start position: `text` read in the game's position notation, or the initial state
+/// when there is none.
+///
+/// # Errors
+/// The notation's message, prefixed with the option the text came from (`bad --fen: ...`).
+pub fn start_state<G: Notation>(
+    game: &G,
+    text: Option<&str>,
+    option: &str,
+) -> Result<G::State, String> {
+    match text {
+        Some(t) => game.parse_state(t).map_err(|e| format!("bad {option}: {e}")),
+        None => Ok(game.initial_state()),
+    }
+}
+
 /// The legal move `text` names in `state`: the game's notation first, then a number from the
 /// list of legal moves (1-based, in generation order); `#N` is always a list number.
 ///
