@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Game, MoveList, Score};
-use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
 /// A uniform index below `len` (at least 1), drawn as a `u32` so that the random stream is
 /// the same on 32- and 64-bit platforms.
@@ -119,14 +119,10 @@ impl<G: Game> Agent<G> for Greedy {
     ) -> Result<SearchReport<G::Move>, SearchError> {
         let start = Instant::now();
         let state = position.state;
-        let mut moves = MoveList::new();
-        game.generate_moves(state, &mut moves);
-        if moves.is_empty() {
-            return Err(SearchError::NoLegalMoves);
-        }
-        if moves.len() == 1 {
-            return Ok(SearchReport::instant(moves[0], start.elapsed()));
-        }
+        let moves = match root_moves(game, state)? {
+            Root::Search(moves) => moves,
+            Root::Forced(mv) => return Ok(SearchReport::instant(mv, start.elapsed())),
+        };
         let mover = game.to_move(state);
         let n = game.num_players();
         let mut best: Option<Grade> = None;

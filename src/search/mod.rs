@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::game::Game;
+use crate::game::{Game, MoveList};
 
 pub use time::{Clock, Deadline};
 
@@ -266,6 +266,29 @@ pub enum SearchError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// The root of a search: the legal moves to search, or the one move that needs no search.
+pub(crate) enum Root<M> {
+    /// Two or more legal moves.
+    Search(MoveList<M>),
+    /// The only legal move: every agent answers it at once.
+    Forced(M),
+}
+
+/// The legal moves of `state` as a search root, applying the [`Agent`] contract: a terminal
+/// position is [`SearchError::NoLegalMoves`], a single legal move is [`Root::Forced`].
+pub(crate) fn root_moves<G: Game>(
+    game: &G,
+    state: &G::State,
+) -> Result<Root<G::Move>, SearchError> {
+    let mut moves = MoveList::new();
+    game.generate_moves(state, &mut moves);
+    match moves.len() {
+        0 => Err(SearchError::NoLegalMoves),
+        1 => Ok(Root::Forced(moves[0])),
+        _ => Ok(Root::Search(moves)),
+    }
 }
 
 /// A player: given a position and a budget, choose a move. Implemented by every algorithm of

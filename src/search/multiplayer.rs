@@ -52,14 +52,14 @@ use std::fmt;
 use num_traits::Zero;
 use smallvec::SmallVec;
 
-use crate::game::{Game, MoveList, Outcome, Player, Score};
+use crate::game::{Game, Outcome, Player, Score};
 use crate::search::alphabeta::common::{
     inf, terminal_score, value_of, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
     HASH_MOVE_KEY,
 };
 use crate::search::alphabeta::{InfoCallback, IterationInfo};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
 /// How the search assumes the other players move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -250,13 +250,10 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
     ) -> Result<SearchReport<G::Move>, SearchError> {
         let limits = Limits::new(budget);
         let state = position.state;
-        let mut root_moves = MoveList::new();
-        game.generate_moves(state, &mut root_moves);
-        match root_moves.len() {
-            0 => return Err(SearchError::NoLegalMoves),
-            1 => return Ok(SearchReport::instant(root_moves[0], limits.elapsed())),
-            _ => {}
-        }
+        let root_moves = match root_moves(game, state)? {
+            Root::Search(moves) => moves,
+            Root::Forced(mv) => return Ok(SearchReport::instant(mv, limits.elapsed())),
+        };
         let o = &self.options;
         let root_hash = game.hash(state);
         let tt = match (o.tt, root_hash) {

@@ -52,9 +52,9 @@ use std::time::Duration;
 
 use num_traits::Zero;
 
-use crate::game::{Game, MoveList, Outcome, Score};
+use crate::game::{Game, Outcome, Score};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
 use common::{
     inf, terminal_score, value_of, window, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
@@ -301,16 +301,13 @@ impl AlphaBeta {
         }
         let limits = Limits::new(budget);
         let state = position.state;
-        let mut root_moves = MoveList::new();
-        game.generate_moves(state, &mut root_moves);
-        match root_moves.len() {
-            0 => return Err(SearchError::NoLegalMoves),
-            1 => {
-                let report = SearchReport::instant(root_moves[0], limits.elapsed());
+        let root_moves = match root_moves(game, state)? {
+            Root::Search(moves) => moves,
+            Root::Forced(mv) => {
+                let report = SearchReport::instant(mv, limits.elapsed());
                 return Ok(Searched { report, score: None });
             }
-            _ => {}
-        }
+        };
         let o = &self.options;
         let root_hash = game.hash(state);
         let tt = match (o.tt, root_hash) {

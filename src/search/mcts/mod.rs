@@ -59,8 +59,10 @@ use rand_chacha::ChaCha8Rng;
 
 use self::playout::{Limits, Params, Stats};
 use self::tree::{Proof, Tree};
-use crate::game::{Game, MoveList, Player, Score};
-use crate::search::{Agent, Budget, Deadline, Position, SearchError, SearchReport, Value};
+use crate::game::{Game, Player, Score};
+use crate::search::{
+    root_moves, Agent, Budget, Deadline, Position, Root, SearchError, SearchReport, Value,
+};
 
 /// UCT with a reward per player, MCTS-Solver, tree reuse and root parallelism. See the
 /// [module documentation](self).
@@ -405,16 +407,10 @@ impl<G: Game + Sync> Agent<G> for Mcts {
         let deadline = Deadline::new(budget);
         let start = deadline.start();
         let state = position.state;
-        let mut moves = MoveList::new();
-        game.generate_moves(state, &mut moves);
-        match moves.len() {
-            0 => return Err(SearchError::NoLegalMoves),
-            1 => {
-                self.last_stats = None;
-                self.last_reused = 0;
-                return Ok(SearchReport::instant(moves[0], start.elapsed()));
-            }
-            _ => {}
+        if let Root::Forced(mv) = root_moves(game, state)? {
+            self.last_stats = None;
+            self.last_reused = 0;
+            return Ok(SearchReport::instant(mv, start.elapsed()));
         }
 
         let mut trees = self.take_trees(game, state);
