@@ -61,27 +61,12 @@ pub fn parse_board<S: AsRef<str>>(
     let to_move = color_of(color)?;
     let game = EnglishCheckers::new(size, rules).map_err(|_| BoardError::Size(size))?;
     let mut pieces = Vec::new();
-    for (row, line) in board.iter().enumerate() {
-        let line = line.as_ref();
-        let len = line.chars().count();
-        if len != size {
-            return Err(BoardError::Ragged { row, len, size });
+    for (row, col, piece) in grid_pieces(board)? {
+        let sq = game.square_at(row, col).ok_or(BoardError::LightSquare { row, col })?;
+        if !piece.king && game.is_crowning_square(sq, piece.color) {
+            return Err(BoardError::ManOnCrowningRow { row, col });
         }
-        for (col, ch) in line.chars().enumerate() {
-            let piece = match ch {
-                '_' => continue,
-                'b' => Piece { color: Color::Black, king: false },
-                'B' => Piece { color: Color::Black, king: true },
-                'w' => Piece { color: Color::White, king: false },
-                'W' => Piece { color: Color::White, king: true },
-                ch => return Err(BoardError::Character { row, col, ch }),
-            };
-            let sq = game.square_at(row, col).ok_or(BoardError::LightSquare { row, col })?;
-            if !piece.king && game.is_crowning_square(sq, piece.color) {
-                return Err(BoardError::ManOnCrowningRow { row, col });
-            }
-            pieces.push((sq, piece));
-        }
+        pieces.push((sq, piece));
     }
     let state = game.position(to_move, &pieces).map_err(|_| BoardError::Size(size))?;
     Ok((game, state))
@@ -119,21 +104,11 @@ struct SplitMove {
     path: Path,
 }
 
-fn color_of(color: char) -> Result<Color, BoardError> {
-    match color {
-        'b' | 'B' => Ok(Color::Black),
-        'w' | 'W' => Ok(Color::White),
-        other => Err(BoardError::Color(other)),
-    }
-}
-
-/// Reads every piece, on either colour of square.
-fn read<S: AsRef<str>>(board: &[S], color: char, rules: Rules) -> Result<SplitBoard, BoardError> {
+/// Every piece of a seed board with its row and column, after checking that every row is as
+/// long as the board is high and holds only `_`, `b`, `B`, `w` and `W`.
+fn grid_pieces<S: AsRef<str>>(board: &[S]) -> Result<Vec<(usize, usize, Piece)>, BoardError> {
     let size = board.len();
-    let to_move = color_of(color)?;
-    let game = EnglishCheckers::new(size, rules).map_err(|_| BoardError::Size(size))?;
-    let mut dark = Vec::new();
-    let mut light = Vec::new();
+    let mut pieces = Vec::new();
     for (row, line) in board.iter().enumerate() {
         let line = line.as_ref();
         let len = line.chars().count();
@@ -149,15 +124,36 @@ fn read<S: AsRef<str>>(board: &[S], color: char, rules: Rules) -> Result<SplitBo
                 'W' => Piece { color: Color::White, king: true },
                 ch => return Err(BoardError::Character { row, col, ch }),
             };
-            let (list, sq) = match game.square_at(row, col) {
-                Some(sq) => (&mut dark, sq),
-                None => (&mut light, game.square_at(row, size - 1 - col).expect("mirrored")),
-            };
-            if !piece.king && game.is_crowning_square(sq, piece.color) {
-                return Err(BoardError::ManOnCrowningRow { row, col });
-            }
-            list.push((sq, piece));
+            pieces.push((row, col, piece));
         }
+    }
+    Ok(pieces)
+}
+
+fn color_of(color: char) -> Result<Color, BoardError> {
+    match color {
+        'b' | 'B' => Ok(Color::Black),
+        'w' | 'W' => Ok(Color::White),
+        other => Err(BoardError::Color(other)),
+    }
+}
+
+/// Reads every piece, on either colour of square.
+fn read<S: AsRef<str>>(board: &[S], color: char, rules: Rules) -> Result<SplitBoard, BoardError> {
+    let size = board.len();
+    let to_move = color_of(color)?;
+    let game = EnglishCheckers::new(size, rules).map_err(|_| BoardError::Size(size))?;
+    let mut dark = Vec::new();
+    let mut light = Vec::new();
+    for (row, col, piece) in grid_pieces(board)? {
+        let (list, sq) = match game.square_at(row, col) {
+            Some(sq) => (&mut dark, sq),
+            None => (&mut light, game.square_at(row, size - 1 - col).expect("mirrored")),
+        };
+        if !piece.king && game.is_crowning_square(sq, piece.color) {
+            return Err(BoardError::ManOnCrowningRow { row, col });
+        }
+        list.push((sq, piece));
     }
     let dark = game.position(to_move, &dark).map_err(|_| BoardError::Size(size))?;
     let light = game.position(to_move, &light).map_err(|_| BoardError::Size(size))?;
