@@ -365,6 +365,24 @@ pub trait Game {
         None
     }
 
+    /// The size of this game's move-key space: every [`Game::move_key`] is below it. `0` (the
+    /// default) means the game gives no keys, and search then orders moves without history.
+    ///
+    /// Keys let search keep statistics per move (history and killer heuristics, MCTS priors)
+    /// in flat tables, without making and hashing the child position first. A key space of a
+    /// few thousand entries is usual: `from * squares + to` for a board game.
+    fn move_key_space(&self) -> u32 {
+        0
+    }
+
+    /// A small integer naming `mv` (a legal move of `state`), below [`Game::move_key_space`].
+    /// Moves that do the same thing in similar positions (same piece kind, same from and to
+    /// squares) should share a key; two different legal moves of one state may share a key,
+    /// which only blurs the statistics. The default is `0`.
+    fn move_key(&self, _state: &Self::State, _mv: Self::Move) -> u32 {
+        0
+    }
+
     /// The number of legal moves of `state`. Perft uses it for bulk counting at the last ply;
     /// a ruleset can override it with a faster count that builds no list.
     fn count_moves(&self, state: &Self::State) -> u64 {

@@ -1,0 +1,1 @@
+//! Criterion benchmarks of ply (`cargo bench -p ply-bench`); shared helpers for the bench targets.

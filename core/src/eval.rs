@@ -1,0 +1,60 @@
+//! Evaluations apart from the rules: an [`Evaluator`] scores a position for a player, and
+//! every search takes one as a parameter.
+//!
+//! A game keeps a default evaluation in [`Game::evaluate`]; [`GameEval`] is the evaluator that
+//! calls it, and it is what every search uses unless given another. Another evaluation of the
+//! same game (a learned one, a cheaper one, one under test) is a type that implements
+//! [`Evaluator`], or a closure. Searches are generic over the evaluator, so the call at every
+//! leaf is monomorphised and inlined like the game's own.
+//!
+//! ```
+//! use ply::eval::{Evaluator, GameEval};
+//! use ply::games::ConnectFour;
+//! use ply::search::{alphabeta::AlphaBeta, Agent, Budget, Position};
+//! use ply::{Game, Player};
+//!
+//! let game = ConnectFour::standard();
+//! let state = game.initial_state();
+//! // The game's own evaluation, and a closure that halves it.
+//! assert_eq!(GameEval.evaluate(&game, &state, Player::FIRST), game.evaluate(&state, Player::FIRST));
+//! let halved = |game: &ConnectFour, s: &<ConnectFour as Game>::State, p: Player| -> i32 {
+//!     game.evaluate(s, p) / 2
+//! };
+//! let mut engine = AlphaBeta::new().with_evaluator(halved);
+//! let report = engine.choose(&game, Position::new(&state), &Budget::depth(4)).unwrap();
+//! assert!(report.nodes > 0);
+//! ```
+
+use crate::game::{Game, Player};
+
+/// A heuristic evaluation of `G`'s positions.
+///
+/// The rules of [`Game::evaluate`] apply: the value is finite, strictly inside
+/// `±Score::WIN_RANGE`, larger is better for `player`, and in a two-player zero-sum game
+/// `evaluate(s, p) == -evaluate(s, p.opponent())`.
+pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
+    /// The value of the non-terminal `state` for `player`.
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score;
+}
+
+/// The game's own evaluation, [`Game::evaluate`]: the default of every search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameEval;
+
+impl<G: Game> Evaluator<G> for GameEval {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
+        game.evaluate(state, player)
+    }
+}
+
+impl<G, F> Evaluator<G> for F
+where
+    G: Game,
+    F: Fn(&G, &G::State, Player) -> G::Score + Clone + Send + Sync + 'static,
+{
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
+        self(game, state, player)
+    }
+}
