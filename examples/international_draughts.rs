@@ -12,8 +12,6 @@
 //! Type moves in standard notation (`32-28`, `28x19`, `19x28x37` when a short capture is
 //! ambiguous) or by their number in the list, `help` for the commands.
 
-mod common;
-
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -22,21 +20,18 @@ use ply::search::alphabeta::AlphaBeta;
 use ply_draughts::hub::{self, HubEngine};
 use ply_draughts::{DrawRules, InternationalDraughts, Move};
 
-use common::play::{run, start_state, Defaults, HumanSide, PlayArgs};
+use ply_tools::play::{run_program, HumanSide, PlayArgs};
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
 #[command(
     name = "international_draughts",
-    after_help = common::agents::ACCEPTED,
+    after_help = ply_tools::spec::ACCEPTED,
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Start from this FEN position, e.g. "W:W31-50:B1-20" (K before a square marks a king).
-    #[arg(long, value_name = "FEN")]
-    position: Option<String>,
     /// Engines play both sides (the same as --human none).
     #[arg(long)]
     ai_vs_ai: bool,
@@ -107,20 +102,9 @@ fn main() -> ExitCode {
         }
     };
     let game = InternationalDraughts::with_draw_rules(rules);
-    let start = match start_state(&game, cli.position.as_deref(), "--position") {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     if cli.ai_vs_ai {
         cli.play.human = Some(HumanSide::None);
     }
-    let defaults = Defaults {
-        engine: "alphabeta:time=2s",
-        batch_engine: "alphabeta:time=50ms",
-        names: &["White", "Black"],
-    };
-    run(&game, start, &cli.play, defaults)
+    let entry = ply_examples::international_draughts();
+    run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
 }

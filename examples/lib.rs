@@ -1,2 +1,147 @@
 //! The example programs of ply (`cargo run --release --example NAME`), and the registry of
 //! the bundled games that they share.
+//!
+//! [`registry`] is what a user's own crate writes to give its games the tools: one
+//! [`GameEntry`] per game, with the options it reads and, where it has them, named
+//! evaluations and external-engine codecs. The programs in this directory are thin `main`s
+//! over [`ply_tools`].
+
+use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
+use ply_breakthrough::Breakthrough;
+use ply_checkers::{EnglishCheckers, Rules};
+use ply_draughts::InternationalDraughts;
+use ply_impasse::Impasse;
+use ply_reversi::Reversi;
+use ply_tools::engines::hub::HubCodec;
+use ply_tools::engines::nboard::NBoardCodec;
+use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry};
+
+/// Every bundled game: the rulesets and the core's small games.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.add(english_checkers());
+    r.add(international_draughts());
+    r.add(impasse());
+    r.add(reversi());
+    r.add(breakthrough());
+    r.add(tictactoe());
+    r.add(connect_four());
+    r.add(three_heaps());
+    r
+}
+
+/// English checkers, the flagship: `--rules deepomatic|standard`, `--size N`.
+pub fn english_checkers() -> GameEntry<EnglishCheckers> {
+    GameEntry::new("english-checkers", "English checkers / draughts (the flagship)", |o| {
+        let rules = match o.rules.as_deref() {
+            Some(r) => r.parse::<Rules>().map_err(|e| bad("english-checkers", "--rules", r, e))?,
+            None => Rules::Deepomatic,
+        };
+        let size = parse_number("english-checkers", "--size", o.size.as_deref(), 8)?;
+        EnglishCheckers::new(size, rules)
+            .map_err(|e| bad("english-checkers", "--size", &size.to_string(), e))
+    })
+    .accepts(
+        &["rules", "size"],
+        "--rules deepomatic|standard (default deepomatic), --size N (even, 4..=16, default 8); \
+         positions as PDN FEN",
+    )
+    .seat_names(&["Black", "White"])
+}
+
+/// International draughts (FMJD rules); Hub engines such as Scan play it.
+pub fn international_draughts() -> GameEntry<InternationalDraughts> {
+    GameEntry::new("international-draughts", "international draughts on 10x10", |_| {
+        Ok(InternationalDraughts::new())
+    })
+    .accepts(&[], "no options; positions as PDN FEN")
+    .seat_names(&["White", "Black"])
+    .engines("alphabeta:time=2s", "alphabeta:time=50ms")
+    .hub(HubCodec {
+        position: |_, s| ply_draughts::hub::format_position(s),
+        parse_move: ply_draughts::hub::parse_hub_move,
+    })
+}
+
+/// Reversi for 2 to 4 players: `--size N`, `--players P`; NBoard engines on 2-player 8x8.
+pub fn reversi() -> GameEntry<Reversi> {
+    GameEntry::new("reversi", "Reversi / Othello for 2 to 4 players", |o| {
+        let size = parse_number("reversi", "--size", o.size.as_deref(), 8)?;
+        let players = o.players.unwrap_or(2);
+        Reversi::new(size, players)
+            .map_err(|e| bad("reversi", "--size/--players", &format!("{size}/{players}"), e))
+    })
+    .accepts(
+        &["size", "players"],
+        "--size N (4..=16, default 8), --players P (2..=4, default 2); \
+         positions in the ruleset's notation",
+    )
+    .seat_names(&["Black", "White"])
+    .engines("alphabeta:time=1s", "alphabeta:time=20ms")
+    .nboard(NBoardCodec { game_record: ply_reversi::nboard::format_ggf })
+}
+
+/// Breakthrough, the second tutorial: `--size COLSxROWS` (default 8x8).
+pub fn breakthrough() -> GameEntry<Breakthrough> {
+    GameEntry::new("breakthrough", "Breakthrough (Dan Troyka), the second tutorial", |o| {
+        let size = o.size.as_deref().unwrap_or("8x8");
+        let (cols, rows) = parse_dims("breakthrough", size)?;
+        Breakthrough::new(cols, rows).map_err(|e| bad("breakthrough", "--size", size, e))
+    })
+    .accepts(&["size"], "--size COLSxROWS (default 8x8, at most 64 squares)")
+    .seat_names(&["White", "Black"])
+}
+
+/// Impasse, as the CodinGame referee plays it.
+pub fn impasse() -> GameEntry<Impasse> {
+    GameEntry::new("impasse", "Impasse (Mark Steere) on 8x8", |_| Ok(Impasse::new()))
+        .accepts(&[], "no options; positions in the ruleset's notation")
+        .seat_names(&["White", "Black"])
+        .engines("alphabeta:time=1s", "alphabeta:depth=4")
+}
+
+/// Tic-tac-toe, played perfectly by the default engine.
+pub fn tictactoe() -> GameEntry<TicTacToe> {
+    GameEntry::new("tictactoe", "tic-tac-toe on 3x3", |_| Ok(TicTacToe))
+        .accepts(&[], "no options; positions as 9 characters of x, o, . (top row first)")
+        .seat_names(&["X", "O"])
+        .engines("alphabeta:depth=9", "alphabeta:depth=9")
+}
+
+/// Connect Four: `--size COLSxROWS`, `--variant connect=K`.
+pub fn connect_four() -> GameEntry<ConnectFour> {
+    GameEntry::new("connect-four", "Connect Four, any board from 4x4 to 9x9", |o| {
+        let size = o.size.as_deref().unwrap_or("7x6");
+        let (cols, rows) = parse_dims("connect-four", size)?;
+        let connect = match o.variant("connect") {
+            Some(k) => {
+                k.parse().map_err(|_| bad("connect-four", "connect", k, "expected a number"))?
+            }
+            None => 4,
+        };
+        ConnectFour::new(cols, rows, connect).map_err(|e| bad("connect-four", "--size", size, e))
+    })
+    .seat_names(&["x", "o"])
+    .accepts(
+        &["size", "variant:connect"],
+        "--size COLSxROWS (default 7x6), --variant connect=K (default 4); \
+         positions as rows top first, e.g. ......./......./...x...",
+    )
+}
+
+/// The three-player take-away game: `--variant heaps=A,B,C`.
+pub fn three_heaps() -> GameEntry<ThreeHeaps> {
+    GameEntry::new("three-heaps", "a three-player take-away game (scores per player)", |o| {
+        let text = o.variant("heaps").unwrap_or("3,4,5");
+        let heaps: Vec<u8> = text.split(',').filter_map(|h| h.trim().parse().ok()).collect();
+        let heaps: [u8; 3] = heaps
+            .try_into()
+            .map_err(|_| bad("three-heaps", "heaps", text, "expected three sizes such as 3,4,5"))?;
+        ThreeHeaps::new(heaps).map_err(|e| bad("three-heaps", "heaps", text, e))
+    })
+    .accepts(
+        &["variant:heaps"],
+        "--variant heaps=A,B,C (default 3,4,5; each at most 20); \
+         positions as heaps;scores;player, e.g. 3,4,5;0,0,0;0",
+    )
+}

@@ -14,8 +14,6 @@
 //! The score of a test case is (cells owned) x (players) / (cells on the board); the table
 //! shows the mean with a 95% confidence interval (normal approximation).
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,7 +28,7 @@ use ply_reversi::marathon::{
 };
 use ply_reversi::Reversi;
 
-use common::agents::AgentSpec;
+use ply_tools::spec::AgentSpec;
 
 const DEFAULT_AGENTS: [&str; 6] = [
     "random",
@@ -43,7 +41,7 @@ const DEFAULT_AGENTS: [&str; 6] = [
 
 /// Replay the MultiplayerReversi contest with several agents.
 #[derive(Parser, Debug)]
-#[command(name = "reversi_marathon", after_help = common::agents::ACCEPTED)]
+#[command(name = "reversi_marathon", after_help = ply_tools::spec::ACCEPTED)]
 struct Cli {
     /// Number of test cases (k = 0..K).
     #[arg(long, default_value_t = 100, value_name = "K")]
@@ -90,13 +88,20 @@ impl Entry {
             }
             return Ok(Entry::Modelling(config));
         }
-        text.parse::<AgentSpec>().map(Entry::Library).map_err(|e| e.to_string())
+        let spec = text.parse::<AgentSpec>().map_err(|e| e.to_string())?;
+        if spec.algorithm.is_external() {
+            return Err(format!("{text:?}: external engines do not play the contest"));
+        }
+        Ok(Entry::Library(spec))
     }
 
     fn contestant(&self, seed: u64) -> Box<dyn Contestant> {
         match self {
             Entry::Library(spec) => {
-                Box::new(AgentContestant::new(spec.build::<Reversi>(seed), spec.budget()))
+                let agent = spec
+                    .build_search::<Reversi, _>(ply::eval::GameEval, seed)
+                    .expect("external engines are refused when the spec is read");
+                Box::new(AgentContestant::new(agent, spec.budget()))
             }
             Entry::Modelling(config) => Box::new(ModellingContestant::new(config.clone())),
         }

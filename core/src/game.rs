@@ -383,6 +383,14 @@ pub trait Game {
         0
     }
 
+    /// How perft counts a game that ends before the last ply: `false` (the default) counts it
+    /// as no leaf, `true` as one leaf. Published tables differ: Othello's (Aart Bik's, and
+    /// every table derived from it) count a finished game as a leaf, so Reversi says `true`
+    /// and `ply::perft` then matches them.
+    fn perft_counts_finished_games(&self) -> bool {
+        false
+    }
+
     /// The number of legal moves of `state`. Perft uses it for bulk counting at the last ply;
     /// a ruleset can override it with a faster count that builds no list.
     fn count_moves(&self, state: &Self::State) -> u64 {

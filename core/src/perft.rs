@@ -14,8 +14,9 @@ pub enum PerftMode {
     MakeAll,
 }
 
-/// The number of leaf nodes `depth` plies below `state`. Terminal states below the root count
-/// as no leaves; `perft(_, _, 0, _)` is 1.
+/// The number of leaf nodes `depth` plies below `state`; `perft(_, _, 0, _)` is 1. A game
+/// that ends before the last ply counts as no leaf, or as one leaf where the game's
+/// [`Game::perft_counts_finished_games`] says so (the convention of its published tables).
 ///
 /// ```
 /// use ply::{perft, Game, PerftMode};
@@ -40,11 +41,16 @@ fn perft_with<G: Game>(
     if depth == 0 {
         return 1;
     }
+    let finished = u64::from(game.perft_counts_finished_games());
     if depth == 1 && mode == PerftMode::Bulk {
-        return game.count_moves(state);
+        let n = game.count_moves(state);
+        return if n == 0 { finished } else { n };
     }
     let (list, rest) = lists.split_first_mut().expect("one move list per ply");
     game.generate_moves(state, list);
+    if list.is_empty() {
+        return finished;
+    }
     let mut total = 0;
     for &mv in list.iter() {
         let mut child = state.clone();

@@ -332,3 +332,187 @@ fn a_game_that_never_ends_is_reported_at_the_cap() {
     assert_eq!(err.rule, Rule::NoEnd);
     assert!(err.detail.contains("50 plies"), "{err}");
 }
+
+/// A two-player take-away game: a pile of counters, each turn takes 1 or 2, whoever takes the
+/// last counter wins. The same pile comes back with either player to move (1+2 and 2+1 leave
+/// it with the other player to move than 1+1+1), so a hash of the pile alone collides for
+/// states that differ only in the side to move.
+#[derive(Clone, Copy, Debug)]
+struct Pile {
+    start: u8,
+    /// The broken hash: the pile only, not the side to move.
+    hash_ignores_turn: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PileState {
+    left: u8,
+    to_move: u8,
+    /// Who took the last counter.
+    last: u8,
+}
+
+impl Game for Pile {
+    type State = PileState;
+    type Move = u8;
+    type Score = i32;
+
+    fn initial_state(&self) -> PileState {
+        PileState { left: self.start, to_move: 0, last: 0 }
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, s: &PileState) -> Player {
+        Player(s.to_move)
+    }
+    fn generate_moves(&self, s: &PileState, moves: &mut MoveList<u8>) {
+        moves.clear();
+        moves.extend((1..=2).filter(|&k| k <= s.left));
+    }
+    fn apply(&self, s: &mut PileState, mv: u8) {
+        s.left -= mv;
+        s.last = s.to_move;
+        s.to_move ^= 1;
+    }
+    fn outcome(&self, s: &PileState) -> Option<Outcome> {
+        (s.left == 0).then_some(Outcome::Winner(Player(s.last)))
+    }
+    fn evaluate(&self, s: &PileState, p: Player) -> i32 {
+        // Multiples of 3 lose for the player to move.
+        let good_for_mover = if s.left % 3 == 0 { -1 } else { 1 };
+        if p.0 == s.to_move {
+            good_for_mover
+        } else {
+            -good_for_mover
+        }
+    }
+    fn hash(&self, s: &PileState) -> Option<u64> {
+        // `last` only matters once the pile is empty, where it is the other player than
+        // `to_move`, so the pile and the side to move are the whole position.
+        let side = if self.hash_ignores_turn { 0 } else { u64::from(s.to_move) };
+        Some(mix64(u64::from(s.left) << 1 | side))
+    }
+}
+
+#[test]
+fn a_hash_that_ignores_the_side_to_move_is_caught() {
+    let sound = Pile { start: 12, hash_ignores_turn: false };
+    let report = check_game(&sound, &Config::default()).unwrap();
+    assert_eq!(report.games, 64);
+    let broken = Pile { start: 12, hash_ignores_turn: true };
+    let err = check_game(&broken, &Config::default()).unwrap_err();
+    assert_eq!(err.rule, Rule::HashCollision, "{err}");
+    assert!(err.detail.contains("a different player to move"), "{err}");
+    // Both states are named, with their players to move.
+    assert!(err.detail.contains("Player(0) to move") && err.detail.contains("Player(1) to move"));
+    // Every move changes the pile, so only the comparison with states seen before (in this
+    // game or an earlier one) can see the bug: the two states have the same pile.
+    let piles: Vec<&str> = err.detail.matches("left: ").collect();
+    assert_eq!(piles.len(), 2, "{err}");
+    let pile = |i: usize| err.detail.split("left: ").nth(i).unwrap().split(',').next().unwrap();
+    assert_eq!(pile(1), pile(2), "{err}");
+}
+
+#[test]
+fn equal_states_with_different_hashes_are_caught() {
+    // The hash of the move order: equal positions reached by different lines hash apart.
+    let err = check_game(&Toy { bug: Bug::HashOfMoveOrder }, &Config::default()).unwrap_err();
+    assert_eq!(err.rule, Rule::UnequalHashes);
+    assert!(err.detail.contains("equal states reached by different lines"), "{err}");
+}
+
+#[test]
+fn failure_messages_use_the_games_notation_when_it_has_one() {
+    // The evaluation is NaN once the total reaches 3: the toy writes a position as
+    // `points0,points1,points2,plies` and a move as its number.
+    let toy = Toy { bug: Bug::NanEvaluation };
+    let config = Config::default();
+    let written = ply::testing::check_game_with_notation(&toy, &config).unwrap_err();
+    let plain = check_game(&toy, &config).unwrap_err();
+    assert_eq!((written.rule, plain.rule), (Rule::Evaluation, Rule::Evaluation));
+    // The same game, shrunk the same way, shown two ways.
+    assert_eq!(written.line, plain.line, "toy moves print the same as text and as Debug");
+    assert!(plain.detail.contains("total 3 plies"), "Debug form: {plain}");
+    assert!(!written.detail.contains("total 3"), "notation, not Debug: {written}");
+    let state = toy.parse_state(written.detail.rsplit("in ").next().unwrap().trim_matches('"'));
+    let state = state.unwrap_or_else(|e| panic!("the position in {written} is not notation: {e}"));
+    assert_eq!(state.total, 3, "{written}");
+
+    // `assert_conforms` panics with the notation form.
+    let message = std::panic::catch_unwind(|| assert_conforms(&toy, &config)).unwrap_err();
+    let message = message.downcast_ref::<String>().expect("a formatted panic message");
+    assert!(message.contains(&written.detail), "{message}");
+
+    // Moves in the line are written in notation too: Connect Four numbers its columns from 1
+    // where the `Debug` form of a move is the column index from 0.
+    let game = BrokenFour(ConnectFour::standard());
+    let config = Config::default();
+    let written = ply::testing::check_game_with_notation(&game, &config).unwrap_err();
+    let plain = check_game(&game, &config).unwrap_err();
+    assert_eq!((written.rule, plain.rule), (Rule::Evaluation, Rule::Evaluation));
+    let columns = |line: &str| -> Vec<u8> {
+        let line = line.trim_matches(|c| c == '[' || c == ']');
+        line.split(", ").map(|m| m.parse().unwrap()).collect()
+    };
+    let (text, debug) = (columns(&written.line), columns(&plain.line));
+    assert_eq!(text.len(), 4, "the evaluation breaks at four discs: {written}");
+    assert_eq!(text, debug.iter().map(|c| c + 1).collect::<Vec<_>>(), "{written}\n{plain}");
+    // The position is written as rows of discs, not as the state's fields.
+    assert!(written.detail.contains('/') && !written.detail.contains("heights"), "{written}");
+    assert!(plain.detail.contains("heights"), "{plain}");
+}
+
+/// Connect Four whose evaluation is NaN once four discs are down.
+struct BrokenFour(ConnectFour);
+
+impl Game for BrokenFour {
+    type State = <ConnectFour as Game>::State;
+    type Move = <ConnectFour as Game>::Move;
+    type Score = f64;
+    fn initial_state(&self) -> Self::State {
+        self.0.initial_state()
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, s: &Self::State) -> Player {
+        self.0.to_move(s)
+    }
+    fn generate_moves(&self, s: &Self::State, moves: &mut MoveList<Self::Move>) {
+        self.0.generate_moves(s, moves)
+    }
+    fn apply(&self, s: &mut Self::State, mv: Self::Move) {
+        self.0.apply(s, mv)
+    }
+    fn outcome(&self, s: &Self::State) -> Option<Outcome> {
+        self.0.outcome(s)
+    }
+    fn evaluate(&self, s: &Self::State, p: Player) -> f64 {
+        let discs = self.0.format_state(s).chars().filter(|c| *c == 'x' || *c == 'o').count();
+        if discs >= 4 {
+            f64::NAN
+        } else {
+            f64::from(self.0.evaluate(s, p))
+        }
+    }
+    fn hash(&self, s: &Self::State) -> Option<u64> {
+        self.0.hash(s)
+    }
+}
+
+impl Notation for BrokenFour {
+    type Error = <ConnectFour as Notation>::Error;
+    fn format_move(&self, s: &Self::State, mv: Self::Move) -> String {
+        self.0.format_move(s, mv)
+    }
+    fn parse_move(&self, s: &Self::State, text: &str) -> Result<Self::Move, Self::Error> {
+        self.0.parse_move(s, text)
+    }
+    fn format_state(&self, s: &Self::State) -> String {
+        self.0.format_state(s)
+    }
+    fn parse_state(&self, text: &str) -> Result<Self::State, Self::Error> {
+        self.0.parse_state(text)
+    }
+}

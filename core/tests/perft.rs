@@ -1,16 +1,22 @@
 //! Perft and divide on the bundled games against published figures.
 //!
-//! Tic-tac-toe: 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872 leaves at depths 1..=9
-//! (games that end early stop counting), 255168 games in all. Connect Four 7x6: 7, 49, 343,
-//! 2401, 16807, 117649, 823536, 5673234 at depths 1..=8 (OEIS A212693); the deeper figures run
-//! in release through `cargo bench --bench search -- perft`.
+//! The tables and where they were published are in the repository:
+//! `docs/references/tic-tac-toe.md` (games ending on each ply, after Henry Bottomley; 255,168
+//! games in all, OEIS A061526; the perft table follows from them) and
+//! `docs/references/connect-four.md` (distinct 7x6 positions after n plies, OEIS A212693; the
+//! perft table, as listed by the Regular Boardgames project's validation tests, whose depths
+//! 1-7 also follow from the rules). Perft counts no leaves below a finished game. Deeper Connect
+//! Four figures run in release through `cargo bench --bench search -- perft`.
 
-use ply::games::{ConnectFour, TicTacToe};
-use ply::{divide, perft, Game, MoveList, PerftMode};
+use std::collections::HashSet;
+
+use ply::games::{ConnectFour, TicTacToe, TicTacToeState};
+use ply::{divide, perft, Game, MoveList, Outcome, PerftMode};
 
 const TICTACTOE: [u64; 10] = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
 const CONNECT_FOUR: [u64; 9] = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
 
+/// `docs/references/tic-tac-toe.md`: the perft table.
 #[test]
 fn tictactoe_perft_matches_the_published_table() {
     let game = TicTacToe;
@@ -37,17 +43,77 @@ fn games_played<G: Game>(game: &G, state: &G::State) -> u64 {
         .sum()
 }
 
+/// `docs/references/tic-tac-toe.md`: 255,168 games (OEIS A061526).
 #[test]
 fn tictactoe_has_255168_games() {
     assert_eq!(games_played(&TicTacToe, &TicTacToe.initial_state()), 255_168);
 }
 
+/// Finished games by the ply they end on and by result: `[x wins, o wins, draws]` per ply.
+fn games_by_ply(state: &TicTacToeState, ply: usize, out: &mut [[u64; 3]; 10]) {
+    let game = TicTacToe;
+    match game.outcome(state) {
+        Some(Outcome::Winner(p)) => out[ply][p.index()] += 1,
+        Some(_) => out[ply][2] += 1,
+        None => {
+            let mut moves = MoveList::new();
+            game.generate_moves(state, &mut moves);
+            for &mv in moves.iter() {
+                let mut child = *state;
+                game.apply(&mut child, mv);
+                games_by_ply(&child, ply + 1, out);
+            }
+        }
+    }
+}
+
+/// `docs/references/tic-tac-toe.md`: games ending on plies 5 to 9 (Henry Bottomley): 1,440;
+/// 5,328; 47,952; 72,576; 127,872, of which 46,080 draws; 131,184 won by X, 77,904 by O.
 #[test]
-fn connect_four_perft_matches_the_published_table() {
+fn tictactoe_games_end_on_the_published_plies() {
+    let mut out = [[0u64; 3]; 10];
+    games_by_ply(&TicTacToe.initial_state(), 0, &mut out);
+    let ending: Vec<u64> = out.iter().map(|r| r.iter().sum()).collect();
+    assert_eq!(ending, [0, 0, 0, 0, 0, 1_440, 5_328, 47_952, 72_576, 127_872]);
+    assert_eq!(out[9], [81_792, 0, 46_080]);
+    let x: u64 = out.iter().map(|r| r[0]).sum();
+    let o: u64 = out.iter().map(|r| r[1]).sum();
+    assert_eq!((x, o), (131_184, 77_904));
+}
+
+/// `docs/references/connect-four.md`: the perft table, depths 1-8 (Regular Boardgames
+/// validation tests; depths 1-7 also follow from the rules: 7^n, and 7^7 - 7 once a column
+/// can be full).
+#[test]
+fn connect_four_perft_matches_the_table() {
     let game = ConnectFour::standard();
     let start = game.initial_state();
-    for (depth, &expected) in CONNECT_FOUR.iter().enumerate().take(7) {
+    for (depth, &expected) in CONNECT_FOUR.iter().enumerate() {
         assert_eq!(perft(&game, &start, depth as u32, PerftMode::Bulk), expected, "depth {depth}");
+    }
+}
+
+/// `docs/references/connect-four.md`: distinct positions after n plies on 7x6, OEIS A212693
+/// (John Tromp, from Edelkamp and Kissmann), for n = 0..=7. A position where a player has
+/// just connected four counts, and nothing is played from it.
+#[test]
+fn connect_four_distinct_positions_match_oeis_a212693() {
+    const A212693: [usize; 8] = [1, 7, 49, 238, 1_120, 4_263, 16_422, 54_859];
+    let game = ConnectFour::standard();
+    let mut level: HashSet<_> = HashSet::from([game.initial_state()]);
+    let mut moves = MoveList::new();
+    for (plies, &expected) in A212693.iter().enumerate() {
+        assert_eq!(level.len(), expected, "positions after {plies} plies");
+        let mut next = HashSet::new();
+        for state in level.iter().filter(|s| game.outcome(s).is_none()) {
+            game.generate_moves(state, &mut moves);
+            for &mv in moves.iter() {
+                let mut child = *state;
+                game.apply(&mut child, mv);
+                next.insert(child);
+            }
+        }
+        level = next;
     }
 }
 

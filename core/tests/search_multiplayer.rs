@@ -1,17 +1,14 @@
-//! Multiplayer search: paranoid, max^n and best-reply search against brute-force references.
+//! Multiplayer search: paranoid, max^n and best-reply search against the brute-force
+//! references of `ply::testing::agreement::check_multiplayer_agreement`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ply::games::{ThreeHeaps, TicTacToe};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
-use ply::search::multiplayer::{
-    normalised_values, MultiplayerOptions, MultiplayerSearch, OpponentModel,
-};
+use ply::search::multiplayer::{MultiplayerOptions, MultiplayerSearch, OpponentModel};
 use ply::search::{Agent, Budget, Position, SearchError, Value};
-use ply::testing::agreement::random_positions;
-use ply::{Game, MoveList, Notation, Outcome, Player, Score};
-
-const TEMPERATURE: f64 = 50.0;
+use ply::testing::agreement::{check_multiplayer_agreement, random_positions};
+use ply::{Game, MoveList, Notation, Outcome, Player};
 
 fn moves<G: Game>(game: &G, s: &G::State) -> Vec<G::Move> {
     let mut m = MoveList::new();
@@ -19,175 +16,11 @@ fn moves<G: Game>(game: &G, s: &G::State) -> Vec<G::Move> {
     m.to_vec()
 }
 
-fn child<G: Game>(game: &G, s: &G::State, mv: G::Move) -> G::State {
-    let mut c = s.clone();
-    game.apply(&mut c, mv);
-    c
-}
-
-fn terminal(o: &Outcome, root: Player, ply: u32) -> i32 {
-    match o.margin(root).signum() {
-        1 => i32::win_in(ply),
-        -1 => -i32::win_in(ply),
-        _ => 0,
-    }
-}
-
-/// Plain paranoid minimax: the root player maximises, everybody else minimises.
-fn paranoid<G: Game<Score = i32>>(g: &G, s: &G::State, depth: u32, ply: u32, root: Player) -> i32 {
-    if let Some(o) = g.outcome(s) {
-        return terminal(&o, root, ply);
-    }
-    if depth == 0 {
-        return g.evaluate(s, root);
-    }
-    let values =
-        moves(g, s).into_iter().map(|m| paranoid(g, &child(g, s, m), depth - 1, ply + 1, root));
-    if g.to_move(s) == root {
-        values.max().unwrap()
-    } else {
-        values.min().unwrap()
-    }
-}
-
-/// Plain best-reply search (BRS+ form) at a position where `root` moves.
-fn brs<G: Game<Score = i32>>(g: &G, s: &G::State, depth: u32, ply: u32, root: Player) -> i32 {
-    if let Some(o) = g.outcome(s) {
-        return terminal(&o, root, ply);
-    }
-    if depth == 0 {
-        return g.evaluate(s, root);
-    }
-    moves(g, s)
-        .into_iter()
-        .filter_map(|m| layer(g, &child(g, s, m), depth - 1, ply + 1, root, false, false))
-        .max()
-        .unwrap()
-}
-
-/// The opponents' layer: one opponent replies with any move, the others play their first.
-fn layer<G: Game<Score = i32>>(
-    g: &G,
-    s: &G::State,
-    depth: u32,
-    ply: u32,
-    root: Player,
-    replied: bool,
-    entered: bool,
-) -> Option<i32> {
-    if let Some(o) = g.outcome(s) {
-        return Some(terminal(&o, root, ply));
-    }
-    if g.to_move(s) == root {
-        return match (entered, replied) {
-            (false, _) => Some(brs(g, s, depth, ply, root)),
-            (true, true) => Some(brs(g, s, depth - 1, ply, root)),
-            (true, false) => None,
-        };
-    }
-    if !entered && depth == 0 {
-        return Some(g.evaluate(s, root));
-    }
-    let ms = moves(g, s);
-    let mut lines: Vec<(G::Move, bool)> = Vec::new();
-    if !replied {
-        lines.extend(ms.iter().map(|&m| (m, true)));
-    }
-    lines.push((ms[0], replied));
-    lines
-        .into_iter()
-        .filter_map(|(m, r)| layer(g, &child(g, s, m), depth, ply + 1, root, r, true))
-        .min()
-}
-
-/// Plain max^n: the player to move takes the first child with the largest own share.
-fn maxn<G: Game>(g: &G, s: &G::State, depth: u32) -> Vec<f64> {
-    if depth == 0 || g.outcome(s).is_some() {
-        return normalised_values(g, s, TEMPERATURE).to_vec();
-    }
-    let me = g.to_move(s).index();
-    let mut best: Option<Vec<f64>> = None;
-    for m in moves(g, s) {
-        let v = maxn(g, &child(g, s, m), depth - 1);
-        match &best {
-            Some(b) if b[me] >= v[me] => {}
-            _ => best = Some(v),
-        }
-    }
-    best.unwrap()
-}
-
-/// The report's form of a reference score (a draw and a heuristic zero compare equal).
-fn as_value(v: i32) -> Value {
-    match v.plies_to_end() {
-        Some(n) if v > 0 => Value::Win(n),
-        Some(n) => Value::Loss(n),
-        None => Value::Heuristic(f64::from(v)),
-    }
-}
-
-fn normal(v: Value) -> Value {
-    if v == Value::Draw {
-        Value::Heuristic(0.0)
-    } else {
-        v
-    }
-}
-
-fn option_sets() -> Vec<MultiplayerOptions> {
-    let base = MultiplayerOptions { tt_mb: 1, temperature: TEMPERATURE, ..Default::default() };
-    vec![
-        base.clone(),
-        MultiplayerOptions { tt: false, killers: false, history: false, ..base.clone() },
-        MultiplayerOptions { shallow_pruning: false, history: false, ..base },
-    ]
-}
-
-/// Checks every model and option set against the references on `positions` at `depths`.
-fn check_models<G: Game<Score = i32>>(game: &G, positions: &[G::State], depths: &[u32]) {
-    let models = [OpponentModel::Paranoid, OpponentModel::BestReply, OpponentModel::MaxN];
-    let mut engines: Vec<(OpponentModel, MultiplayerOptions, MultiplayerSearch)> = Vec::new();
-    for options in option_sets() {
-        for model in models {
-            let engine = MultiplayerSearch::new(model).with_options(options.clone());
-            engines.push((model, options.clone(), engine));
-        }
-    }
-    for s in positions {
-        let ms = moves(game, s);
-        if ms.len() < 2 {
-            continue;
-        }
-        let root = game.to_move(s);
-        let at = |m| child(game, s, m);
-        for &depth in depths {
-            // The reference value, and the reference values of every root move.
-            let paranoid_value = paranoid(game, s, depth, 0, root);
-            let brs_value = brs(game, s, depth, 0, root);
-            let maxn_value = maxn(game, s, depth)[root.index()];
-            for (model, options, engine) in engines.iter_mut() {
-                let r = engine.choose(game, Position::new(s), &Budget::depth(depth)).unwrap();
-                let ctx = format!("{model:?} {options:?} depth {depth} at {s:?}");
-                let m = r.best_move;
-                match model {
-                    OpponentModel::MaxN => {
-                        assert_eq!(r.value, Value::Reward(maxn_value), "{ctx}");
-                        let mine = maxn(game, &at(m), depth - 1)[root.index()];
-                        assert_eq!(mine, maxn_value, "best move {m:?}: {ctx}");
-                    }
-                    OpponentModel::Paranoid => {
-                        assert_eq!(normal(r.value), as_value(paranoid_value), "{ctx}");
-                        let mine = paranoid(game, &at(m), depth - 1, 1, root);
-                        assert_eq!(mine, paranoid_value, "best move {m:?}: {ctx}");
-                    }
-                    OpponentModel::BestReply => {
-                        assert_eq!(normal(r.value), as_value(brs_value), "{ctx}");
-                        let mine = layer(game, &at(m), depth - 1, 1, root, false, false);
-                        assert_eq!(mine, Some(brs_value), "best move {m:?}: {ctx}");
-                    }
-                }
-            }
-        }
+/// Checks every model and option set against the kit's brute-force references on `positions`
+/// at each of `depths`.
+fn check_models<G: Game>(game: &G, positions: &[G::State], depths: &[u32]) {
+    for &depth in depths {
+        check_multiplayer_agreement(game, positions, depth).unwrap();
     }
 }
 
@@ -220,6 +53,15 @@ fn three_player_models_solve_small_games_exactly() {
     assert!(matches!(r.value, Value::Win(_) | Value::Loss(_) | Value::Draw), "{:?}", r.value);
 }
 
+/// A draw and a heuristic zero are the same root value.
+fn normal(v: Value) -> Value {
+    if v == Value::Draw {
+        Value::Heuristic(0.0)
+    } else {
+        v
+    }
+}
+
 #[test]
 fn two_player_models_equal_alpha_beta() {
     let game = TicTacToe;
@@ -240,6 +82,79 @@ fn two_player_models_equal_alpha_beta() {
     }
 }
 
+/// A three-player game given as an explicit tree: each inner node names the seat to move and
+/// its children; each leaf has a score per seat.
+///
+/// ```text
+/// 0 (seat 0) ─ a: 1 (seat 1) ─ 3: [1, 3, 2]
+///            │               └ 4: [3, 2, 1]
+///            └ b: 2 (seat 1) ─ 5: [2, 1, 3]
+///                            └ 6: [2, 3, 1]
+/// ```
+struct TreeGame;
+
+const TREE: [(u8, &[u8], [i32; 3]); 7] = [
+    (0, &[1, 2], [0; 3]),
+    (1, &[3, 4], [0; 3]),
+    (1, &[5, 6], [0; 3]),
+    (0, &[], [1, 3, 2]),
+    (0, &[], [3, 2, 1]),
+    (0, &[], [2, 1, 3]),
+    (0, &[], [2, 3, 1]),
+];
+
+impl Game for TreeGame {
+    type State = u8;
+    type Move = u8;
+    type Score = i32;
+    fn initial_state(&self) -> u8 {
+        0
+    }
+    fn num_players(&self) -> usize {
+        3
+    }
+    fn to_move(&self, s: &u8) -> Player {
+        Player(TREE[*s as usize].0)
+    }
+    fn generate_moves(&self, s: &u8, moves: &mut MoveList<u8>) {
+        moves.clear();
+        moves.extend(TREE[*s as usize].1.iter().copied());
+    }
+    fn apply(&self, s: &mut u8, mv: u8) {
+        *s = mv;
+    }
+    fn outcome(&self, s: &u8) -> Option<Outcome> {
+        let (_, children, scores) = TREE[*s as usize];
+        children.is_empty().then(|| Outcome::from_scores(&scores))
+    }
+    fn evaluate(&self, _s: &u8, _p: Player) -> i32 {
+        0
+    }
+}
+
+/// The values worked out by hand, so that the kit's references are checked too, not only
+/// compared with the searches.
+#[test]
+fn the_models_give_the_hand_computed_values_of_a_small_tree() {
+    let game = TreeGame;
+    check_multiplayer_agreement(&game, &[0], 2).unwrap();
+    let search = |model| {
+        MultiplayerSearch::new(model).choose(&game, Position::new(&0), &Budget::depth(2)).unwrap()
+    };
+    // Paranoid: seat 1 is assumed to hurt seat 0, and can make seat 0 lose under both moves
+    // (a: leaf 3, b: either leaf), 2 plies from the root.
+    assert_eq!(search(OpponentModel::Paranoid).value, Value::Loss(2));
+    // Best reply: seat 1 is the only opponent who moves here, so the same.
+    assert_eq!(search(OpponentModel::BestReply).value, Value::Loss(2));
+    // Max^n: seat 1 takes its own best leaf: after a, leaf 3 (seat 0 last: share 0); after b,
+    // leaf 6 (seat 0 second: reward 1/2 of the rewards 1/2 + 1 + 0, a share of 1/3).
+    let r = search(OpponentModel::MaxN);
+    assert_eq!(r.best_move, 2);
+    assert_eq!(r.pv, vec![2, 6]);
+    let Value::Reward(share) = r.value else { panic!("{:?}", r.value) };
+    assert!((share - 1.0 / 3.0).abs() < 1e-12, "{share}");
+}
+
 #[test]
 fn shallow_pruning_prunes_and_keeps_the_value() {
     // Pruning needs shares that sum past 1 for two players, which finished games give.
@@ -258,28 +173,27 @@ fn shallow_pruning_prunes_and_keeps_the_value() {
     assert!(with.nodes < without.nodes, "{} vs {}", with.nodes, without.nodes);
 }
 
+/// Budgets without measuring time: node budgets are kept and reproducible; a time budget that
+/// is never reached gives exactly the result of the other limit; one that is already spent
+/// still completes depth 1 and goes no deeper.
 #[test]
 fn budgets_are_respected() {
     let game = ThreeHeaps::new([20, 20, 20]).unwrap();
     let s = game.initial_state();
+    let hour = Duration::from_secs(3600);
     for model in [OpponentModel::Paranoid, OpponentModel::MaxN, OpponentModel::BestReply] {
         let mut engine = MultiplayerSearch::new(model).with_tt_mb(1);
-        // The bound is on the search, not on the scheduler: on a loaded machine one of three
-        // runs must keep it.
-        let times: Vec<Duration> = (0..3)
-            .map(|_| {
-                let start = Instant::now();
-                let budget = Budget::time(Duration::from_millis(40));
-                let r = engine.choose(&game, Position::new(&s), &budget).unwrap();
-                assert!(r.depth >= 1);
-                start.elapsed()
-            })
-            .collect();
-        assert!(times.iter().any(|&t| t < Duration::from_millis(60)), "{model:?}: {times:?}");
-        let a = engine.choose(&game, Position::new(&s), &Budget::nodes(5000)).unwrap();
-        let b = engine.choose(&game, Position::new(&s), &Budget::nodes(5000)).unwrap();
-        assert!(a.nodes <= 5000);
-        assert_eq!((a.best_move, a.value, &a.pv), (b.best_move, b.value, &b.pv));
+        let mut report = |budget: &Budget| {
+            let r = engine.choose(&game, Position::new(&s), budget).unwrap();
+            (r.best_move, r.value, r.nodes, r.depth, r.pv)
+        };
+        let a = report(&Budget::nodes(5000));
+        assert!(a.2 <= 5000, "{model:?}: {} nodes", a.2);
+        assert_eq!(report(&Budget::nodes(5000)), a, "{model:?}");
+        assert_eq!(report(&Budget::time(hour).with_nodes(5000)), a, "{model:?}");
+        let spent = report(&Budget::time(Duration::ZERO));
+        assert_eq!(spent, report(&Budget::depth(1)), "{model:?}");
+        assert_eq!(spent.3, 1, "{model:?}");
     }
 }
 
@@ -294,27 +208,6 @@ fn single_move_and_finished_games() {
     game.apply(&mut over, (2, 1));
     let err = engine.choose(&game, Position::new(&over), &Budget::depth(3)).unwrap_err();
     assert_eq!(err, SearchError::NoLegalMoves);
-}
-
-/// Prints nodes per second (run in release with `--nocapture` for meaningful figures).
-#[test]
-fn measure_nodes_per_second() {
-    let game = ThreeHeaps::new([8, 8, 8]).unwrap();
-    let s = game.initial_state();
-    for (model, depth) in
-        [(OpponentModel::Paranoid, 7), (OpponentModel::MaxN, 6), (OpponentModel::BestReply, 7)]
-    {
-        let mut engine = MultiplayerSearch::new(model);
-        engine.prepare::<ThreeHeaps>();
-        let r = engine.choose(&game, Position::new(&s), &Budget::depth(depth)).unwrap();
-        println!(
-            "three heaps 8,8,8, {model:?}: depth {}, {} nodes in {:.1} ms, {:.0} nodes/s",
-            r.depth,
-            r.nodes,
-            r.elapsed.as_secs_f64() * 1e3,
-            r.nps()
-        );
-    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Connect Four on a board of any size: the tutorial game of the README's "Implement your own
 //! game" guide, read top to bottom.
 
+use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 
 /// Connect Four: players take turns dropping a disc into a column; the first to line up
@@ -117,6 +118,23 @@ impl ConnectFourState {
     }
 }
 
+/// The evaluation of [`ConnectFour`], open windows: every line of `connect` squares that holds
+/// discs of one player only is worth `4^discs` to that player, so an open three outweighs four
+/// open twos; the value is the player's sum minus the opponent's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenWindows;
+
+impl Evaluator<ConnectFour> for OpenWindows {
+    fn evaluate(&self, game: &ConnectFour, state: &ConnectFourState, player: Player) -> i32 {
+        let (mine, theirs) = (state.discs[player.index()], state.discs[1 - player.index()]);
+        let open = |w: u64, a: u64, b: u64| match (a & w).count_ones() {
+            n if n > 0 && b & w == 0 => 1 << (2 * n),
+            _ => 0,
+        };
+        game.windows.iter().map(|&w| open(w, mine, theirs) - open(w, theirs, mine)).sum()
+    }
+}
+
 impl Game for ConnectFour {
     type State = ConnectFourState;
     type Move = u8;
@@ -158,15 +176,9 @@ impl Game for ConnectFour {
         }
     }
 
-    /// Open windows: every line of `connect` squares that holds discs of one player only is
-    /// worth 4^discs to that player, so an open three outweighs four open twos.
+    /// [`OpenWindows`].
     fn evaluate(&self, state: &ConnectFourState, player: Player) -> i32 {
-        let (mine, theirs) = (state.discs[player.index()], state.discs[1 - player.index()]);
-        let open = |w: u64, a: u64, b: u64| match (a & w).count_ones() {
-            n if n > 0 && b & w == 0 => 1 << (2 * n),
-            _ => 0,
-        };
-        self.windows.iter().map(|&w| open(w, mine, theirs) - open(w, theirs, mine)).sum()
+        OpenWindows.evaluate(self, state, player)
     }
 
     /// Exact: x's discs plus each column's height as one bit above its discs encode the whole
@@ -174,6 +186,18 @@ impl Game for ConnectFour {
     fn hash(&self, state: &ConnectFourState) -> Option<u64> {
         let tops = (0..self.cols).fold(0, |k, c| k | self.bit(c, state.heights[c] as usize));
         Some(super::mix64(state.discs[0] | tops))
+    }
+
+    /// The square the disc lands on, `column * rows + row`: a drop into one column is a
+    /// different move at every height.
+    fn move_key_space(&self) -> u32 {
+        (self.cols * self.rows) as u32
+    }
+
+    #[inline]
+    fn move_key(&self, state: &ConnectFourState, col: u8) -> u32 {
+        let height = u32::from(state.heights[usize::from(col)]);
+        u32::from(col) * self.rows as u32 + height.min(self.rows as u32 - 1)
     }
 }
 
@@ -413,5 +437,35 @@ mod tests {
         let picture = game.render(&state, Some(2), false);
         assert!(picture.ends_with("\n . . O x x . .\n 1 2 3 4 5 6 7"), "{picture}");
         assert!(game.render(&state, Some(2), true).contains("\x1b[1;33mO"));
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = ConnectFour::standard();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..30 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
     }
 }

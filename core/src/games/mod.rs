@@ -5,13 +5,17 @@
 //! - [`ConnectFour`]: the tutorial game of the README's "Implement your own game" guide, with
 //!   the board size and the line length as runtime options.
 //! - [`ThreeHeaps`]: a three-player take-away game, the test bed for multiplayer search.
+//!
+//! The evaluations of tic-tac-toe and Connect Four are also [`Evaluator`](crate::eval::Evaluator)
+//! types, [`OpenLines`] and [`OpenWindows`], which their [`Game::evaluate`](crate::Game::evaluate)
+//! calls.
 
 mod connect_four;
 mod three_heaps;
 mod tictactoe;
 
-pub use connect_four::{ConnectFour, ConnectFourError, ConnectFourState};
+pub use connect_four::{ConnectFour, ConnectFourError, ConnectFourState, OpenWindows};
 pub use three_heaps::{ThreeHeaps, ThreeHeapsError, ThreeHeapsState};
-pub use tictactoe::{TicTacToe, TicTacToeState};
+pub use tictactoe::{OpenLines, TicTacToe, TicTacToeState};
 
 pub use crate::zobrist::mix64;

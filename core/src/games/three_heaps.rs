@@ -86,6 +86,13 @@ impl Game for ThreeHeaps {
         let bytes = [h[0], h[1], h[2], sc[0], sc[1], sc[2], s.to_move, 0];
         Some(super::mix64(u64::from_le_bytes(bytes)))
     }
+    /// `heap * 3 + count - 1`: every move of a position has its own key.
+    fn move_key_space(&self) -> u32 {
+        9
+    }
+    fn move_key(&self, _s: &ThreeHeapsState, (heap, count): (u8, u8)) -> u32 {
+        u32::from(heap.min(2)) * 3 + u32::from(count.clamp(1, 3) - 1)
+    }
 }
 
 impl Notation for ThreeHeaps {
@@ -145,5 +152,35 @@ mod tests {
             assert!(matches!(g.parse_state(bad), Err(ThreeHeapsError::State(_))), "{bad}");
         }
         assert_eq!(ThreeHeaps::new([1, 2, 30]), Err(ThreeHeapsError::Heap(30)));
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = ThreeHeaps::standard();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..30 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 
 /// Tic-tac-toe on a 3x3 board; X (player 0) moves first. Squares are numbered 0..9 row by
@@ -45,6 +46,26 @@ impl TicTacToeState {
     }
 }
 
+/// The evaluation of [`TicTacToe`]: every line a player can still complete (the opponent has
+/// no mark on it) is worth `4^marks` to them, and the value is the player's sum minus the
+/// opponent's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenLines;
+
+impl Evaluator<TicTacToe> for OpenLines {
+    fn evaluate(&self, _game: &TicTacToe, state: &TicTacToeState, player: Player) -> i32 {
+        let line_value = |me: usize| -> i32 {
+            let (mine, theirs) = (state.marks[me], state.marks[1 - me]);
+            LINES
+                .iter()
+                .filter(|&&l| theirs & l == 0)
+                .map(|&l| 1 << (2 * (mine & l).count_ones()))
+                .sum()
+        };
+        line_value(player.index()) - line_value(1 - player.index())
+    }
+}
+
 impl Game for TicTacToe {
     type State = TicTacToeState;
     type Move = u8;
@@ -84,21 +105,23 @@ impl Game for TicTacToe {
         }
     }
 
-    /// Open lines: lines a player can still complete, weighted by how many marks they hold.
+    /// [`OpenLines`].
     fn evaluate(&self, state: &TicTacToeState, player: Player) -> i32 {
-        let line_value = |me: usize| -> i32 {
-            let (mine, theirs) = (state.marks[me], state.marks[1 - me]);
-            LINES
-                .iter()
-                .filter(|&&l| theirs & l == 0)
-                .map(|&l| 1 << (2 * (mine & l).count_ones()))
-                .sum()
-        };
-        line_value(player.index()) - line_value(1 - player.index())
+        OpenLines.evaluate(self, state, player)
     }
 
     fn hash(&self, state: &TicTacToeState) -> Option<u64> {
         Some(super::mix64(u64::from(state.marks[0]) | u64::from(state.marks[1]) << 9))
+    }
+
+    /// The square, 0..9.
+    fn move_key_space(&self) -> u32 {
+        9
+    }
+
+    #[inline]
+    fn move_key(&self, _state: &TicTacToeState, mv: u8) -> u32 {
+        u32::from(mv)
     }
 }
 
@@ -232,5 +255,35 @@ mod tests {
         assert_eq!(g.format_move(&s, 4), "b2");
         assert!(matches!(g.parse_move(&s, "d9"), Err(ParseTicTacToeError::Square(_))));
         assert!(matches!(g.parse_state("xxxxx...."), Err(ParseTicTacToeError::Board(_))));
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = TicTacToe;
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..30 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
     }
 }

@@ -22,6 +22,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, MoveList, Score};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -69,14 +70,16 @@ impl<G: Game> Agent<G> for RandomAgent {
 }
 
 /// Plays the move with the best one-ply evaluation for the player to move: each move is
-/// played, and the result scored by [`Game::evaluate`] from the mover's point of view. A move
-/// that ends the game is scored by its outcome instead: a sole win beats everything, a sole
-/// loss is worst, and any other ending (a draw, a middle rank) counts as an evaluation of 0.
-/// Ties are broken uniformly at random by a seeded generator.
+/// played, and the result scored by the evaluator `E` from the mover's point of view
+/// ([`GameEval`], the game's own [`Game::evaluate`], unless [`Greedy::with_evaluator`] gives
+/// another). A move that ends the game is scored by its outcome instead: a sole win beats
+/// everything, a sole loss is worst, and any other ending (a draw, a middle rank) counts as an
+/// evaluation of 0. Ties are broken uniformly at random by a seeded generator.
 #[derive(Clone, Debug)]
-pub struct Greedy {
+pub struct Greedy<E = GameEval> {
     seed: u64,
     rng: ChaCha8Rng,
+    eval: E,
 }
 
 impl Default for Greedy {
@@ -93,7 +96,34 @@ impl Greedy {
 
     /// A greedy agent that breaks ties with a generator seeded by `seed`.
     pub fn with_seed(seed: u64) -> Self {
-        Greedy { seed, rng: ChaCha8Rng::seed_from_u64(seed) }
+        Greedy { seed, rng: ChaCha8Rng::seed_from_u64(seed), eval: GameEval }
+    }
+}
+
+impl<E> Greedy<E> {
+    /// This agent scoring positions with `eval` instead of its current evaluator.
+    ///
+    /// ```
+    /// use ply::games::TicTacToe;
+    /// use ply::search::{baseline::Greedy, Agent, Budget, Position};
+    /// use ply::{Game, Player};
+    ///
+    /// // Prefer the lowest square: the evaluation decides, not the game's own.
+    /// let lowest = |_: &TicTacToe, s: &<TicTacToe as Game>::State, _: Player| {
+    ///     (0..9u8).find(|&sq| s.at(sq).is_some()).map_or(0, |sq| 9 - i32::from(sq))
+    /// };
+    /// let mut greedy = Greedy::new().with_evaluator(lowest);
+    /// let game = TicTacToe;
+    /// let report = greedy.choose(&game, Position::new(&game.initial_state()), &Budget::default());
+    /// assert_eq!(report.unwrap().best_move, 0);
+    /// ```
+    pub fn with_evaluator<E2>(self, eval: E2) -> Greedy<E2> {
+        Greedy { seed: self.seed, rng: self.rng, eval }
+    }
+
+    /// The evaluator in use.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
     }
 }
 
@@ -105,7 +135,7 @@ enum Grade {
     Win,
 }
 
-impl<G: Game> Agent<G> for Greedy {
+impl<G: Game, E: Evaluator<G>> Agent<G> for Greedy<E> {
     fn name(&self) -> String {
         format!("greedy(seed={})", self.seed)
     }
@@ -142,7 +172,7 @@ impl<G: Game> Agent<G> for Greedy {
                         Grade::Even(0.0)
                     }
                 }
-                None => Grade::Even(game.evaluate(&child, mover).to_f64()),
+                None => Grade::Even(self.eval.evaluate(game, &child, mover).to_f64()),
             };
             match best.map(|b| grade.partial_cmp(&b)) {
                 None | Some(Some(std::cmp::Ordering::Greater)) => {

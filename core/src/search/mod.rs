@@ -11,6 +11,17 @@
 //! Every search takes a [`Budget`] (depth, nodes, time, iterations, a clock, an external stop
 //! flag: any combination, whichever is reached first) and returns a [`SearchReport`].
 //!
+//! Every search also takes an evaluation, an [`Evaluator`](crate::eval::Evaluator) type
+//! parameter `E` that defaults to [`GameEval`](crate::eval::GameEval) (the game's own
+//! [`Game::evaluate`]) and is replaced by `with_evaluator` on any agent: `AlphaBeta<E>`,
+//! `MultiplayerSearch<E>`, `Mcts<G, E>` and `Greedy<E>`. Everything is typed, with no run-time
+//! type checks: the alpha-beta agents are not generic over the game (one `AlphaBeta` value
+//! searches any game; its transposition table stores scores independently of their type) and
+//! pass their iteration reports, with the principal variation as `&[G::Move]`, to an
+//! [`alphabeta::InfoSink`] type parameter; [`mcts::Mcts`] is generic over the game `G`, whose
+//! tree it keeps between moves. Type inference fills in `G` and the move type from the game
+//! the agent plays.
+//!
 //! ```
 //! use ply::{Game, search::{Agent, Budget, Position}};
 //! use ply::search::alphabeta::AlphaBeta;
@@ -40,8 +51,13 @@ use crate::game::{Game, MoveList};
 pub use time::{Clock, Deadline};
 
 /// What an agent may spend on one move. Every limit that is set applies; the search stops at
-/// the first one reached. A budget with no limit at all is a contract break for searches that
-/// would never end (they treat it as depth 1 / 1000 iterations and say so in the report).
+/// the first one reached.
+///
+/// Each family uses the limits that make sense for it: alpha-beta and the multiplayer search
+/// use depth, nodes, time, clock and the stop flag (alone, it searches until stopped) and
+/// answer [`SearchError::BadBudget`] to a budget with none of these (no limit at all, or only
+/// an MCTS iteration count); MCTS uses iterations, nodes, time, clock and the stop flag, and
+/// runs [`mcts::DEFAULT_ITERATIONS`] without any; the baselines ignore the budget.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     /// Deepest iteration (plies) for tree searches.
@@ -258,6 +274,15 @@ pub enum SearchError {
         /// What it needs.
         reason: String,
     },
+    /// The budget sets no limit the algorithm can use (a tree search given no limit, or only an
+    /// MCTS iteration count): it would never end, or end at an arbitrary point.
+    #[error("{algorithm} cannot search with this budget: {reason}")]
+    BadBudget {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// What the budget lacks.
+        reason: String,
+    },
     /// An external engine failed: it did not start, broke its protocol or exited.
     #[error("engine {engine} failed: {reason}")]
     Engine {
@@ -302,7 +327,8 @@ pub trait Agent<G: Game> {
     ///
     /// # Errors
     /// [`SearchError::NoLegalMoves`] for a terminal position; [`SearchError::Unsupported`] if
-    /// the algorithm cannot play this game.
+    /// the algorithm cannot play this game; [`SearchError::BadBudget`] if the budget sets no
+    /// limit the algorithm can use.
     fn choose(
         &mut self,
         game: &G,

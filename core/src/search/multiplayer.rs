@@ -1,10 +1,13 @@
 //! N-player alpha-beta with a choice of opponent model: paranoid, max^n with shallow pruning,
 //! and best-reply search.
 //!
-//! All three share iterative deepening, the budget handling, the transposition table, move
-//! ordering (hash move, killers, history) and repetition handling with the two-player
-//! [`AlphaBeta`](crate::search::alphabeta::AlphaBeta). With two players, paranoid and
-//! best-reply search give the alpha-beta value.
+//! All three share iterative deepening, the budget handling (a budget without depth, nodes,
+//! time, clock or stop flag is a [`SearchError::BadBudget`]), the transposition table, move
+//! ordering (hash move, killers, history by [`Game::move_key`] per player) and repetition
+//! handling with the two-player [`AlphaBeta`](crate::search::alphabeta::AlphaBeta), and like it
+//! take the [`Evaluator`] of their leaves and the [`InfoSink`] of their iterations as type
+//! parameters ([`MultiplayerSearch::with_evaluator`], [`MultiplayerSearch::with_info`]). With
+//! two players, paranoid and best-reply search give the alpha-beta value.
 //!
 //! # Opponent models
 //!
@@ -52,12 +55,13 @@ use std::fmt;
 use num_traits::Zero;
 use smallvec::SmallVec;
 
+use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Outcome, Player, Score};
 use crate::search::alphabeta::common::{
     inf, terminal_score, value_of, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
     HASH_MOVE_KEY,
 };
-use crate::search::alphabeta::{InfoCallback, IterationInfo};
+use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -94,7 +98,8 @@ pub struct MultiplayerOptions {
     pub keep_tt: bool,
     /// Killer moves.
     pub killers: bool,
-    /// History heuristic (needs [`Game::hash`]).
+    /// History heuristic (needs [`Game::move_key`]: off for a game whose
+    /// [`Game::move_key_space`] is 0).
     pub history: bool,
     /// Shallow pruning for max^n.
     pub shallow_pruning: bool,
@@ -141,16 +146,31 @@ pub fn normalised_values<G: Game>(
     state: &G::State,
     temperature: f64,
 ) -> SmallVec<[f64; 4]> {
+    normalised_values_with(&GameEval, game, state, temperature)
+}
+
+/// [`normalised_values`] with the evaluations of `eval` instead of the game's own.
+pub fn normalised_values_with<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    game: &G,
+    state: &G::State,
+    temperature: f64,
+) -> SmallVec<[f64; 4]> {
     match game.outcome(state) {
         Some(o) => outcome_values(&o, game.num_players()),
-        None => softmax(game, state, temperature),
+        None => softmax(eval, game, state, temperature),
     }
 }
 
-fn softmax<G: Game>(game: &G, state: &G::State, temperature: f64) -> SmallVec<[f64; 4]> {
+fn softmax<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    game: &G,
+    state: &G::State,
+    temperature: f64,
+) -> SmallVec<[f64; 4]> {
     let t = temperature.max(1e-9);
     let e: SmallVec<[f64; 4]> = (0..game.num_players())
-        .map(|p| game.evaluate(state, Player::new(p)).to_f64() / t)
+        .map(|p| eval.evaluate(game, state, Player::new(p)).to_f64() / t)
         .collect();
     let max = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let w: SmallVec<[f64; 4]> = e.iter().map(|x| (x - max).exp()).collect();
@@ -173,33 +193,44 @@ fn outcome_values(o: &Outcome, n: usize) -> SmallVec<[f64; 4]> {
 const PRUNE_MARGIN: f64 = 1e-9;
 
 /// The N-player alpha-beta agent; see the [module docs](self).
-pub struct MultiplayerSearch {
+///
+/// As with [`AlphaBeta`](crate::search::alphabeta::AlphaBeta), `E` is the [`Evaluator`] of
+/// heuristic leaves ([`GameEval`] unless [`MultiplayerSearch::with_evaluator`] gives another)
+/// and `I` the [`InfoSink`] of completed iterations ([`NoInfo`] unless
+/// [`MultiplayerSearch::with_info`] gives one); the agent itself is not generic over the game.
+pub struct MultiplayerSearch<E = GameEval, I = NoInfo> {
     model: OpponentModel,
     options: MultiplayerOptions,
     table: TableSlot,
-    info: Option<InfoCallback>,
+    eval: E,
+    info: I,
 }
 
-impl fmt::Debug for MultiplayerSearch {
+impl<E, I> fmt::Debug for MultiplayerSearch<E, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MultiplayerSearch")
             .field("model", &self.model)
             .field("options", &self.options)
+            .field("evaluator", &std::any::type_name::<E>())
             .finish()
     }
 }
 
 impl MultiplayerSearch {
-    /// A search with this opponent model and every enhancement on.
+    /// A search with this opponent model, every enhancement on, the game's own evaluation and
+    /// no iteration callback.
     pub fn new(model: OpponentModel) -> Self {
         MultiplayerSearch {
             model,
             options: MultiplayerOptions::default(),
             table: TableSlot::default(),
-            info: None,
+            eval: GameEval,
+            info: NoInfo,
         }
     }
+}
 
+impl<E, I> MultiplayerSearch<E, I> {
     /// This search with these options.
     pub fn with_options(mut self, options: MultiplayerOptions) -> Self {
         self.options = options;
@@ -214,16 +245,30 @@ impl MultiplayerSearch {
         self
     }
 
-    /// Allocates the transposition table for `G`'s score type now. Otherwise the first search
-    /// does it, inside its time budget.
-    pub fn prepare<G: Game>(&mut self) {
-        self.table.get::<G::Score>(self.options.tt_mb, false);
+    /// This search evaluating heuristic leaves with `eval` instead of its current evaluator
+    /// (max^n calls it once per player at every leaf).
+    pub fn with_evaluator<E2>(self, eval: E2) -> MultiplayerSearch<E2, I> {
+        let MultiplayerSearch { model, options, table, info, .. } = self;
+        MultiplayerSearch { model, options, table, eval, info }
     }
 
-    /// This search calling `callback` after every completed iteration.
-    pub fn with_info(mut self, callback: InfoCallback) -> Self {
-        self.info = Some(callback);
-        self
+    /// This search calling `callback` after every completed iteration; `M` is the move type
+    /// of the game it will play.
+    pub fn with_info<M>(self, callback: InfoCallback<M>) -> MultiplayerSearch<E, InfoCallback<M>> {
+        self.with_info_sink(callback)
+    }
+
+    /// This search sending every completed iteration to `sink`.
+    pub fn with_info_sink<I2>(self, sink: I2) -> MultiplayerSearch<E, I2> {
+        let MultiplayerSearch { model, options, table, eval, .. } = self;
+        MultiplayerSearch { model, options, table, eval, info: sink }
+    }
+
+    /// Allocates the transposition table now (for any game). Otherwise the first search does
+    /// it, inside its time budget.
+    pub fn prepare<G: Game>(&mut self) {
+        let t = self.table.take::<G::Score>(self.options.tt_mb, false);
+        self.table.put(t);
     }
 
     /// The opponent model.
@@ -235,9 +280,14 @@ impl MultiplayerSearch {
     pub fn options(&self) -> &MultiplayerOptions {
         &self.options
     }
+
+    /// The evaluator of heuristic leaves.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
 }
 
-impl<G: Game> Agent<G> for MultiplayerSearch {
+impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSearch<E, I> {
     fn name(&self) -> String {
         format!("multiplayer({})", self.model)
     }
@@ -248,6 +298,7 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
         position: Position<'_, G::State>,
         budget: &Budget,
     ) -> Result<SearchReport<G::Move>, SearchError> {
+        let max_depth = Limits::max_depth(budget, "multiplayer")?;
         let limits = Limits::new(budget);
         let state = position.state;
         let root_moves = match root_moves(game, state)? {
@@ -256,26 +307,31 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
         };
         let o = &self.options;
         let root_hash = game.hash(state);
-        let tt = match (o.tt, root_hash) {
-            (true, Some(_)) => {
-                let t = self.table.get::<G::Score>(o.tt_mb, o.keep_tt);
-                t.new_search();
-                Some(t)
-            }
+        let mut table = match (o.tt, root_hash) {
+            (true, Some(_)) => Some(self.table.take::<G::Score>(o.tt_mb, o.keep_tt)),
             _ => None,
         };
+        if let Some(t) = table.as_mut() {
+            t.new_search();
+        }
         let root = game.to_move(state);
         let mut s = Searcher {
             game,
+            eval: &self.eval,
             o,
             model: self.model,
             root,
             players: game.num_players(),
             salt: crate::games::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + self.model as u64),
-            tt,
+            tt: table.as_mut(),
             limits,
             frames: Vec::new(),
-            ordering: MoveOrdering::new(o.killers, o.history && root_hash.is_some()),
+            ordering: MoveOrdering::new(
+                o.killers,
+                o.history,
+                game.move_key_space(),
+                game.num_players(),
+            ),
             pv: Vec::new(),
             reps: Repetitions::new(
                 position.history,
@@ -287,7 +343,6 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
             root_hint: None,
             root_best: None,
         };
-        let max_depth = Limits::max_depth(budget);
         let mut done: Option<Iteration<G::Move>> = None;
         for depth in 1..=max_depth {
             if depth > 1 && s.limits.soft_expired() {
@@ -298,6 +353,9 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
             s.ensure(plies);
             s.root_best = None;
             s.heuristic = 0;
+            if depth > 1 {
+                s.ordering.age();
+            }
             let value = match self.model {
                 OpponentModel::MaxN => {
                     let v = s.maxn(state, root_hash, depth, 0, None);
@@ -328,17 +386,14 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
             }
             let pv = s.pv[0].clone();
             let best = pv.first().copied().or(s.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
-            if let Some(cb) = self.info.as_mut() {
-                let info = IterationInfo::new(
-                    depth,
-                    s.seldepth as u32,
-                    value,
-                    s.limits.nodes,
-                    s.limits.elapsed(),
-                    &pv,
-                );
-                cb(&info);
-            }
+            self.info.iteration(&IterationInfo::new(
+                depth,
+                s.seldepth as u32,
+                value,
+                s.limits.nodes,
+                s.limits.elapsed(),
+                &pv,
+            ));
             s.root_hint = Some(best);
             done = Some(Iteration { best, value, pv, depth });
             if s.heuristic == 0 {
@@ -356,16 +411,12 @@ impl<G: Game> Agent<G> for MultiplayerSearch {
         if pv.first() != Some(&best_move) {
             pv = vec![best_move];
         }
-        Ok(SearchReport {
-            best_move,
-            value,
-            pv,
-            depth,
-            seldepth: s.seldepth as u32,
-            nodes: s.limits.nodes,
-            iterations: 0,
-            elapsed: s.limits.elapsed(),
-        })
+        let (seldepth, nodes, elapsed) = (s.seldepth as u32, s.limits.nodes, s.limits.elapsed());
+        drop(s);
+        if let Some(t) = table {
+            self.table.put(t);
+        }
+        Ok(SearchReport { best_move, value, pv, depth, seldepth, nodes, iterations: 0, elapsed })
     }
 
     fn new_game(&mut self) {
@@ -383,8 +434,9 @@ struct Iteration<M> {
     depth: u32,
 }
 
-struct Searcher<'a, G: Game> {
+struct Searcher<'a, G: Game, E> {
     game: &'a G,
+    eval: &'a E,
     o: &'a MultiplayerOptions,
     model: OpponentModel,
     root: Player,
@@ -406,9 +458,9 @@ struct Searcher<'a, G: Game> {
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
-type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move, <G as Game>::State>>>;
+type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move>>>;
 
-impl<G: Game> Searcher<'_, G> {
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     fn ensure(&mut self, plies: usize) {
         if self.frames.len() < plies {
             self.frames.resize_with(plies, || Some(Box::default()));
@@ -474,58 +526,65 @@ impl<G: Game> Searcher<'_, G> {
         }
     }
 
-    /// Generates and orders the moves of `state` into frame `ply`; with history ordering and
-    /// enough depth left, also the children and their hashes.
+    /// Generates the moves of `state` into frame `ply` and, with `order`, orders them.
     fn expand(
         &mut self,
         state: &G::State,
-        hash: Option<u64>,
-        depth: u32,
         ply: usize,
         hash_move: Option<u16>,
-    ) -> Box<Frame<G::Move, G::State>> {
+        order: bool,
+    ) -> Box<Frame<G::Move>> {
         let game = self.game;
         let mut frame = self.frames[ply].take().expect("one frame per ply");
         game.generate_moves(state, &mut frame.moves);
-        let eager = depth >= 2 && hash.is_some() && self.ordering.uses_history();
-        frame.children.clear();
-        frame.child_hashes.clear();
-        if eager {
-            for &mv in frame.moves.iter() {
-                let mut child = state.clone();
-                game.apply(&mut child, mv);
-                frame.child_hashes.push(game.hash(&child).unwrap_or(0));
-                frame.children.push(child);
-            }
-        }
         frame.clear_order();
+        if !order {
+            return frame;
+        }
+        let history = self.ordering.uses_history();
+        let seat = game.to_move(state).index();
         for i in 0..frame.moves.len() {
             let mv = frame.moves[i];
             let key = if hash_move == Some(i as u16) || (ply == 0 && self.root_hint == Some(mv)) {
                 HASH_MOVE_KEY
             } else {
-                let delta = hash.filter(|_| eager).map(|h| h ^ frame.child_hashes[i]);
-                self.ordering.key(ply, mv, delta)
+                let mk = if history { game.move_key(state, mv) } else { 0 };
+                self.ordering.key(ply, mv, seat, mk)
             };
             frame.push_order(key, i);
         }
         frame
     }
 
-    /// The child after move `i` of `frame`, and its hash.
-    fn child(
-        &self,
-        frame: &Frame<G::Move, G::State>,
+    /// The child after move `mv` of `state`, and its hash.
+    fn child(&self, state: &G::State, mv: G::Move) -> (G::State, Option<u64>) {
+        let mut c = state.clone();
+        self.game.apply(&mut c, mv);
+        let h = self.game.hash(&c);
+        (c, h)
+    }
+
+    /// Records a cut-off in `state` by the `k`-th move searched of `frame`, `depth` plies from
+    /// the horizon (the moves searched before it failed to cut).
+    fn cutoff(
+        &mut self,
         state: &G::State,
-        i: usize,
-    ) -> (G::State, Option<u64>) {
-        if frame.children.len() == frame.moves.len() && !frame.children.is_empty() {
-            (frame.children[i].clone(), Some(frame.child_hashes[i]))
-        } else {
-            let mut c = state.clone();
-            self.game.apply(&mut c, frame.moves[i]);
-            let h = self.game.hash(&c);
-            (c, h)
+        ply: usize,
+        frame: &Frame<G::Move>,
+        k: usize,
+        depth: u32,
+    ) {
+        let game = self.game;
+        let seat = game.to_move(state).index();
+        let mv = frame.moves[frame.order_index(k)];
+        if !self.ordering.uses_history() {
+            self.ordering.cutoff(ply, mv, seat, 0, depth);
+            return;
+        }
+        self.ordering.cutoff(ply, mv, seat, game.move_key(state, mv), depth);
+        for j in 0..k {
+            let tried = frame.moves[frame.order_index(j)];
+            self.ordering.failed(seat, game.move_key(state, tried), depth);
         }
     }
 
@@ -542,7 +601,7 @@ impl<G: Game> Searcher<'_, G> {
 
     fn leaf(&mut self, state: &G::State) -> G::Score {
         self.heuristic += 1;
-        self.game.evaluate(state, self.root)
+        self.eval.evaluate(self.game, state, self.root)
     }
 
     /// Paranoid alpha-beta: the root player maximises, everyone else minimises.
@@ -573,7 +632,7 @@ impl<G: Game> Searcher<'_, G> {
             return s;
         }
         let (alpha0, beta0, h0) = (alpha, beta, self.heuristic);
-        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        let mut frame = self.expand(state, ply, hash_move, true);
         if frame.moves.is_empty() {
             self.frames[ply] = Some(frame);
             return match game.outcome(state) {
@@ -587,7 +646,7 @@ impl<G: Game> Searcher<'_, G> {
         for k in 0..frame.moves.len() {
             let i = frame.pick(k);
             let mv = frame.moves[i];
-            let (child, ch) = self.child(&frame, state, i);
+            let (child, ch) = self.child(state, mv);
             let v = if self.reps.contains(ch) {
                 self.pv[ply + 1].clear();
                 self.heuristic += 1;
@@ -619,7 +678,7 @@ impl<G: Game> Searcher<'_, G> {
                     self.root_best = Some((mv, v.to_f64()));
                 }
                 if alpha >= beta {
-                    self.ordering.cutoff(ply, mv, hash.zip(ch).map(|(a, b)| a ^ b), depth);
+                    self.cutoff(state, ply, &frame, k, depth);
                     break;
                 }
             }
@@ -658,13 +717,13 @@ impl<G: Game> Searcher<'_, G> {
             return s;
         }
         let (alpha0, h0) = (alpha, self.heuristic);
-        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        let mut frame = self.expand(state, ply, hash_move, true);
         let mut best = -inf::<G::Score>();
         let mut best_index = 0;
         for k in 0..frame.moves.len() {
             let i = frame.pick(k);
             let mv = frame.moves[i];
-            let (child, ch) = self.child(&frame, state, i);
+            let (child, ch) = self.child(state, mv);
             let v = if self.reps.contains(ch) {
                 self.pv[ply + 1].clear();
                 self.heuristic += 1;
@@ -691,7 +750,7 @@ impl<G: Game> Searcher<'_, G> {
                     self.root_best = Some((mv, v.to_f64()));
                 }
                 if alpha >= beta {
-                    self.ordering.cutoff(ply, mv, hash.zip(ch).map(|(a, b)| a ^ b), depth);
+                    self.cutoff(state, ply, &frame, k, depth);
                     break;
                 }
             }
@@ -741,7 +800,7 @@ impl<G: Game> Searcher<'_, G> {
         if !entered && depth == 0 {
             return Some(self.leaf(state));
         }
-        let mut frame = self.expand(state, hash, if replied { 0 } else { depth }, ply, None);
+        let mut frame = self.expand(state, ply, None, !replied);
         if frame.moves.is_empty() {
             self.frames[ply] = Some(frame);
             return Some(G::Score::zero());
@@ -753,7 +812,7 @@ impl<G: Game> Searcher<'_, G> {
         for k in 0..branches {
             let (i, reply) = if k < n && !replied { (frame.pick(k), true) } else { (0, false) };
             let mv = frame.moves[i];
-            let (child, ch) = self.child(&frame, state, i);
+            let (child, ch) = self.child(state, mv);
             let v = if self.reps.contains(ch) {
                 self.pv[ply + 1].clear();
                 self.heuristic += 1;
@@ -787,8 +846,7 @@ impl<G: Game> Searcher<'_, G> {
                 self.set_pv(ply, mv);
                 if alpha >= beta {
                     if reply {
-                        let delta = hash.zip(ch).map(|(a, b)| a ^ b);
-                        self.ordering.cutoff(ply, mv, delta, depth);
+                        self.cutoff(state, ply, &frame, k, depth);
                     }
                     break;
                 }
@@ -819,17 +877,17 @@ impl<G: Game> Searcher<'_, G> {
         }
         if depth == 0 {
             self.heuristic += 1;
-            return softmax(game, state, self.o.temperature);
+            return softmax(self.eval, game, state, self.o.temperature);
         }
         let key = hash.map(|h| h ^ self.salt);
         let (hash_move, _) = self.probe(key, depth, ply, G::Score::zero(), G::Score::zero());
-        let mut frame = self.expand(state, hash, depth, ply, hash_move);
+        let mut frame = self.expand(state, ply, hash_move, true);
         let me = game.to_move(state);
         let mut best: Option<(Shares, usize)> = None;
         for k in 0..frame.moves.len() {
             let i = frame.pick(k);
             let mv = frame.moves[i];
-            let (child, ch) = self.child(&frame, state, i);
+            let (child, ch) = self.child(state, mv);
             let bound = best.as_ref().map(|b| (me, b.0[me.index()]));
             let v = if self.reps.contains(ch) {
                 self.pv[ply + 1].clear();
@@ -862,9 +920,7 @@ impl<G: Game> Searcher<'_, G> {
             if let (true, Some((q, a)), Some((b, _))) = (self.o.shallow_pruning, parent, &best) {
                 if q != me && a + b[me.index()] > 1.0 + PRUNE_MARGIN {
                     // The parent's player gets at most 1 - b < a here: it will not come here.
-                    if let Some(e) = hash.zip(ch) {
-                        self.ordering.cutoff(ply, mv, Some(e.0 ^ e.1), depth);
-                    }
+                    self.cutoff(state, ply, &frame, k, depth);
                     break;
                 }
             }

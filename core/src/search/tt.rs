@@ -8,7 +8,11 @@
 //! *always replaced*.
 //!
 //! Moves are stored as their index in the deterministic list that [`crate::Game::generate_moves`]
-//! fills, so one table type serves every game. Scores are the game's [`Score`] type; proven
+//! fills, so one table serves every game. Scores are the game's [`Score`] type `S`, kept in a
+//! 64-bit word whatever `S` is: integer types (`i16`, `i32`, `i64`) as an `i64`, other types as
+//! an `f64`, both exact for the bundled score types. The storage does not depend on `S`, so an
+//! agent that is not generic over the game keeps one table for every game it plays (the search
+//! turns it into a table of the game's score type with [`TranspositionTable::retype`]). Proven
 //! scores are stored relative to the node ([`score_to_tt`]) and turned back into distances from
 //! the root on loading ([`score_from_tt`]).
 //!
@@ -22,6 +26,10 @@
 //! assert_eq!((e.score, e.depth, e.bound, e.best), (17, 5, Bound::Exact, Some(2)));
 //! assert!(tt.probe(0x1234, true).is_none());
 //! ```
+
+use std::marker::PhantomData;
+
+use num_traits::NumCast;
 
 use crate::game::Score;
 
@@ -58,10 +66,37 @@ pub struct Entry<S> {
 
 const NO_MOVE: u16 = u16::MAX;
 
+/// True for an integer score type: half a unit rounds to zero (folds to a constant).
+#[inline(always)]
+fn integral<S: Score>() -> bool {
+    S::from_f64(0.5) == S::zero()
+}
+
+/// `score` as a 64-bit word: an `i64` for integer types, the bits of an `f64` otherwise.
+#[inline(always)]
+fn pack<S: Score>(score: S) -> u64 {
+    if integral::<S>() {
+        score.to_i64().unwrap_or(0) as u64
+    } else {
+        score.to_f64().to_bits()
+    }
+}
+
+/// The inverse of [`pack`].
+#[inline(always)]
+fn unpack<S: Score>(word: u64) -> S {
+    if integral::<S>() {
+        <S as NumCast>::from(word as i64).unwrap_or_else(S::zero)
+    } else {
+        S::from_f64(f64::from_bits(word))
+    }
+}
+
 #[derive(Clone, Copy)]
-struct Slot<S> {
+struct Slot {
     key: u64,
-    score: S,
+    /// The score, [`pack`]ed.
+    score: u64,
     generation: u32,
     best: u16,
     depth: u8,
@@ -69,14 +104,14 @@ struct Slot<S> {
     flags: u8,
 }
 
-impl<S: Score> Slot<S> {
-    const EMPTY: Slot<S> =
-        Slot { key: 0, score: S::WIN, generation: 0, best: NO_MOVE, depth: 0, flags: 0 };
+impl Slot {
+    const EMPTY: Slot = Slot { key: 0, score: 0, generation: 0, best: NO_MOVE, depth: 0, flags: 0 };
 
-    fn entry(&self) -> Entry<S> {
+    #[inline]
+    fn entry<S: Score>(&self) -> Entry<S> {
         Entry {
             key: self.key,
-            score: self.score,
+            score: unpack(self.score),
             depth: self.depth,
             bound: match self.flags & 3 {
                 0 => Bound::Exact,
@@ -90,19 +125,39 @@ impl<S: Score> Slot<S> {
     }
 }
 
-type Bucket<S> = [Slot<S>; 2];
+type Bucket = [Slot; 2];
 
-/// A fixed-size hash table of search results; see the [module docs](self).
+/// A fixed-size hash table of search results for scores of type `S`; see the
+/// [module docs](self).
 pub struct TranspositionTable<S> {
-    buckets: Vec<Bucket<S>>,
+    buckets: Vec<Bucket>,
     generation: u32,
+    _score: PhantomData<fn(S) -> S>,
+}
+
+impl<S> TranspositionTable<S> {
+    /// The same table, entries and all, for scores of type `T`. Entries stored as another
+    /// type read back as nonsense: retype only a table whose entries are of an earlier search
+    /// (which probes ignore) or that is [`TranspositionTable::clear`]ed.
+    pub fn retype<T>(self) -> TranspositionTable<T> {
+        TranspositionTable {
+            buckets: self.buckets,
+            generation: self.generation,
+            _score: PhantomData,
+        }
+    }
+
+    /// The size in bytes of the table's entries.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
 }
 
 impl<S: Score> TranspositionTable<S> {
     /// A table of at most `mib` mebibytes (at least one bucket), rounded down to a power of two
     /// number of buckets.
     pub fn new(mib: usize) -> Self {
-        let mut t = TranspositionTable { buckets: Vec::new(), generation: 1 };
+        let mut t = TranspositionTable { buckets: Vec::new(), generation: 1, _score: PhantomData };
         t.resize(mib);
         t
     }
@@ -110,7 +165,7 @@ impl<S: Score> TranspositionTable<S> {
     /// Reallocates the table for `mib` mebibytes, dropping every entry.
     pub fn resize(&mut self, mib: usize) {
         let bytes = mib.saturating_mul(1 << 20);
-        let per = std::mem::size_of::<Bucket<S>>().max(1);
+        let per = std::mem::size_of::<Bucket>().max(1);
         let n = (bytes / per).max(1);
         let n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
         self.buckets = vec![[Slot::EMPTY; 2]; n];
@@ -188,6 +243,7 @@ impl<S: Score> TranspositionTable<S> {
             Bound::Lower => 1,
             Bound::Upper => 2,
         } | if heuristic { 4 } else { 0 };
+        let score = pack(score);
         let mut new = Slot { key, score, generation, best: best.unwrap_or(NO_MOVE), depth, flags };
         if new.best == NO_MOVE {
             // Keep a known best move when the new result has none for the same position.
@@ -276,10 +332,28 @@ mod tests {
     fn sizes_are_powers_of_two() {
         let t: TranspositionTable<i32> = TranspositionTable::new(1);
         assert!(t.capacity().is_power_of_two());
-        assert!(t.capacity() * std::mem::size_of::<Slot<i32>>() <= 1 << 20);
+        assert!(t.bytes() <= 1 << 20);
+        assert_eq!(std::mem::size_of::<Slot>(), 24);
         let t: TranspositionTable<f64> = TranspositionTable::new(3);
-        assert!(t.capacity() * std::mem::size_of::<Slot<f64>>() <= 3 << 20);
-        assert!(t.capacity() * std::mem::size_of::<Slot<f64>>() > 1 << 20);
+        assert!(t.bytes() <= 3 << 20 && t.bytes() > 1 << 20);
+    }
+
+    #[test]
+    fn every_score_type_round_trips_exactly() {
+        fn round<S: Score>(values: &[S]) {
+            for &v in values {
+                assert_eq!(unpack::<S>(pack(v)), v, "{v:?}");
+            }
+        }
+        round(&[0i16, -7, i16::win_in(3), -i16::win_in(0), i16::MIN, i16::MAX]);
+        round(&[0i32, 12345, -i32::win_in(999), i32::WIN_RANGE - 1, i32::MIN]);
+        round(&[i64::win_in(3), i64::win_in(4), -i64::win_in(1000), i64::MAX, i64::MIN]);
+        round(&[0.0f32, -1.5, 1e-7, f32::win_in(2)]);
+        round(&[0.1f64, -2.5e300, f64::win_in(7), -f64::WIN_RANGE]);
+        let mut t: TranspositionTable<i64> = TranspositionTable::new(0);
+        t.new_search();
+        t.store(3, i64::win_in(5), 2, Bound::Lower, None);
+        assert_eq!(t.probe(3, true).unwrap().score, i64::win_in(5));
     }
 
     #[test]

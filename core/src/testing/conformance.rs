@@ -6,6 +6,12 @@
 //! reproducible, and a failing game shrinks to a short line of moves that still breaks the
 //! rule. The [`Violation`] names the rule, the line and what went wrong.
 //!
+//! Failure messages show positions and moves in the game's own notation
+//! ([`Notation::format_state`], [`Notation::format_move`]) whenever the entry point knows it:
+//! [`check_notation`], [`check_game_with_notation`] and [`assert_conforms`]. [`check_game`] and
+//! [`assert_game_conforms`], for games without notation, show the `Debug` form. A state or move
+//! whose formatting panics is shown in `Debug` form instead.
+//!
 //! ```
 //! use ply::games::ConnectFour;
 //! use ply::testing::{check_game, check_notation, Config};
@@ -176,7 +182,8 @@ pub struct Violation {
     pub rule: Rule,
     /// What went wrong, with the states and values involved.
     pub detail: String,
-    /// The moves played from the start state, in `Debug` form.
+    /// The moves played from the start state: in the game's notation when the check has it
+    /// (each move written in the position it was played from), in `Debug` form otherwise.
     pub line: String,
     /// Where the game started: `the initial state` or `start state #i` of [`Config::starts`].
     pub start: String,
@@ -239,18 +246,45 @@ impl fmt::Display for Report {
 
 /// Plays seeded random games and checks the [`Game`] contract at every state: points 1 to 9
 /// of the trait's documentation (a state's hash is compared with those of every other state
-/// reached in the run, across games, so transpositions are checked too).
+/// reached in the run, across games, so transpositions are checked too: equal states must
+/// have equal hashes, and states with equal hashes the same player to move and the same legal
+/// moves). Failure messages show states and moves in `Debug` form; for a game with
+/// [`Notation`], [`check_game_with_notation`] shows them in its notation.
 ///
 /// # Errors
 /// The first [`Violation`] found, shrunk to a short line of moves.
 pub fn check_game<G: Game>(game: &G, config: &Config<G::State>) -> Result<Report, Violation> {
-    run(game, config, &|ctx: &mut Walk<'_, G>| ctx.check_contract())
+    run(game, config, &Plain, &|ctx: &mut Walk<'_, G>| ctx.check_contract())
+}
+
+/// [`check_game`] with failure messages in the game's notation: positions written with
+/// [`Notation::format_state`], moves with [`Notation::format_move`] (a value whose formatting
+/// panics is shown in `Debug` form).
+///
+/// ```
+/// use ply::games::TicTacToe;
+/// use ply::testing::{check_game_with_notation, Config};
+///
+/// let report = check_game_with_notation(&TicTacToe, &Config::default().with_games(8))?;
+/// assert_eq!(report.games, 8);
+/// # Ok::<(), ply::testing::Violation>(())
+/// ```
+///
+/// # Errors
+/// The first [`Violation`] found, shrunk to a short line of moves.
+pub fn check_game_with_notation<G: Notation>(
+    game: &G,
+    config: &Config<G::State>,
+) -> Result<Report, Violation> {
+    run(game, config, &Written, &|ctx: &mut Walk<'_, G>| ctx.check_contract())
 }
 
 /// Plays seeded random games and checks [`Notation`] at every state: every legal move
 /// formats and parses back to itself, the position formats and parses back to the same
 /// state (see [`Config::exact_state_round_trip`]), malformed text is an error and never a
-/// panic, and [`Notation::render`] works (plain text without colour).
+/// panic, and [`Notation::render`] works (plain text without colour). Failure messages show
+/// positions and moves in the notation, with the `Debug` form beside the values whose text is
+/// in question.
 ///
 /// # Errors
 /// The first [`Violation`] found, shrunk to a short line of moves.
@@ -259,11 +293,12 @@ pub fn check_notation<G: Notation>(
     config: &Config<G::State>,
 ) -> Result<Report, Violation> {
     let exact = config.exact_state_round_trip;
-    run(game, config, &|ctx: &mut Walk<'_, G>| check_notation_at(ctx, exact))
+    run(game, config, &Written, &|ctx: &mut Walk<'_, G>| check_notation_at(ctx, exact))
 }
 
-/// Runs [`check_game`] and [`check_notation`] and panics with the violation's text if
-/// either fails: the one-line conformance test of a ruleset.
+/// Runs [`check_game_with_notation`] and [`check_notation`] and panics with the violation's
+/// text (positions and moves in the game's notation) if either fails: the one-line
+/// conformance test of a ruleset.
 ///
 /// ```
 /// use ply::games::TicTacToe;
@@ -275,7 +310,7 @@ pub fn check_notation<G: Notation>(
 /// # Panics
 /// If the game breaks a rule.
 pub fn assert_conforms<G: Notation>(game: &G, config: &Config<G::State>) -> Report {
-    let mut report = check_game(game, config).unwrap_or_else(|v| panic!("{v}"));
+    let mut report = check_game_with_notation(game, config).unwrap_or_else(|v| panic!("{v}"));
     let notation = check_notation(game, config).unwrap_or_else(|v| panic!("{v}"));
     report.moves_round_tripped = notation.moves_round_tripped;
     report.positions_round_tripped = notation.positions_round_tripped;
@@ -283,7 +318,8 @@ pub fn assert_conforms<G: Notation>(game: &G, config: &Config<G::State>) -> Repo
     report
 }
 
-/// [`check_game`] that panics with the violation's text, for games without [`Notation`].
+/// [`check_game`] that panics with the violation's text (states and moves in `Debug` form),
+/// for games without [`Notation`].
 ///
 /// # Panics
 /// If the game breaks a rule.
@@ -331,6 +367,43 @@ fn guard<R>(what: impl FnOnce() -> String, f: impl FnOnce() -> R) -> Result<R, F
         .map_err(|p| fault(Rule::Panic, format!("{} panicked: {}", what(), panic_text(p))))
 }
 
+/// How failure messages show states and moves.
+trait Describe<G: Game> {
+    /// `state` as a failure message shows it.
+    fn state(&self, game: &G, state: &G::State) -> String;
+    /// `mv`, a move of `state`, as a failure message shows it.
+    fn mv(&self, game: &G, state: &G::State, mv: G::Move) -> String;
+}
+
+/// States and moves in `Debug` form, for games without [`Notation`].
+struct Plain;
+
+impl<G: Game> Describe<G> for Plain {
+    fn state(&self, _game: &G, state: &G::State) -> String {
+        format!("{state:?}")
+    }
+
+    fn mv(&self, _game: &G, _state: &G::State, mv: G::Move) -> String {
+        format!("{mv:?}")
+    }
+}
+
+/// States and moves in the game's [`Notation`]; `Debug` form where formatting panics.
+struct Written;
+
+impl<G: Notation> Describe<G> for Written {
+    fn state(&self, game: &G, state: &G::State) -> String {
+        catch_unwind(AssertUnwindSafe(|| game.format_state(state)))
+            .map(|text| format!("{text:?}"))
+            .unwrap_or_else(|_| format!("{state:?}"))
+    }
+
+    fn mv(&self, game: &G, state: &G::State, mv: G::Move) -> String {
+        catch_unwind(AssertUnwindSafe(|| game.format_move(state, mv)))
+            .unwrap_or_else(|_| format!("{mv:?}"))
+    }
+}
+
 /// Facts about states seen anywhere in the run, to compare hashes across games.
 struct Seen<S, M> {
     /// Whether the game returns a hash (from the first state checked).
@@ -347,6 +420,7 @@ const SEEN_CAP: usize = 50_000;
 /// One random game in progress, with what the checks need.
 struct Walk<'a, G: Game> {
     game: &'a G,
+    describe: &'a dyn Describe<G>,
     seen: &'a RefCell<Seen<G::State, G::Move>>,
     state: G::State,
     moves: MoveList<G::Move>,
@@ -355,84 +429,116 @@ struct Walk<'a, G: Game> {
 }
 
 impl<G: Game> Walk<'_, G> {
+    /// `state` as failure messages show it.
+    fn show(&self, state: &G::State) -> String {
+        self.describe.state(self.game, state)
+    }
+
+    /// `mv`, a move of `state`, as failure messages show it.
+    fn show_move(&self, state: &G::State, mv: G::Move) -> String {
+        self.describe.mv(self.game, state, mv)
+    }
+
+    /// The moves of `state` as failure messages show them.
+    fn show_moves(&self, state: &G::State, moves: &[G::Move]) -> String {
+        let texts: Vec<String> = moves.iter().map(|&m| self.show_move(state, m)).collect();
+        format!("[{}]", texts.join(", "))
+    }
+
     fn generate(&self, state: &G::State) -> Result<MoveList<G::Move>, Fault> {
         let mut moves = MoveList::new();
         guard(
-            || format!("generate_moves on {state:?}"),
+            || format!("generate_moves on {}", self.show(state)),
             || self.game.generate_moves(state, &mut moves),
         )?;
         Ok(moves)
     }
 
     fn hash(&self, state: &G::State) -> Result<Option<u64>, Fault> {
-        guard(|| format!("hash on {state:?}"), || self.game.hash(state))
+        guard(|| format!("hash on {}", self.show(state)), || self.game.hash(state))
     }
 
     fn check_contract(&mut self) -> Result<(), Fault> {
         let (game, state, moves) = (self.game, &self.state, &self.moves);
         let n = game.num_players();
+        let shown = || self.show(state);
         // 1: deterministic, cleared, no duplicates, counted.
         let mut again = moves.clone();
         guard(
-            || format!("generate_moves on {state:?}"),
+            || format!("generate_moves on {}", shown()),
             || game.generate_moves(state, &mut again),
         )?;
         if again != *moves {
-            let detail = format!("generating twice (the second time into a list holding the first result) gave {moves:?} then {again:?} for {state:?}");
+            let detail = format!(
+                "generating twice (the second time into a list holding the first result) gave {} then {} for {}",
+                self.show_moves(state, moves),
+                self.show_moves(state, &again),
+                shown()
+            );
             return Err(fault(Rule::MoveGeneration, detail));
         }
-        for (i, a) in moves.iter().enumerate() {
-            if moves[..i].contains(a) {
+        for (i, &a) in moves.iter().enumerate() {
+            if moves[..i].contains(&a) {
                 return Err(fault(
                     Rule::MoveGeneration,
-                    format!("move {a:?} is listed twice in {moves:?} for {state:?}"),
+                    format!(
+                        "move {} ({a:?}) is listed twice in {} for {}",
+                        self.show_move(state, a),
+                        self.show_moves(state, moves),
+                        shown()
+                    ),
                 ));
             }
         }
-        let count = guard(|| format!("count_moves on {state:?}"), || game.count_moves(state))?;
+        let count = guard(|| format!("count_moves on {}", shown()), || game.count_moves(state))?;
         if count != moves.len() as u64 {
             let detail = format!(
-                "count_moves says {count} but generate_moves lists {} moves for {state:?}",
-                moves.len()
+                "count_moves says {count} but generate_moves lists {} moves for {}",
+                moves.len(),
+                shown()
             );
             return Err(fault(Rule::MoveCount, detail));
         }
         // 2 and 4: terminal exactly without moves; a well-formed outcome.
-        let outcome = guard(|| format!("outcome on {state:?}"), || game.outcome(state))?;
+        let outcome = guard(|| format!("outcome on {}", shown()), || game.outcome(state))?;
         if outcome.is_some() != moves.is_empty() {
-            let detail =
-                format!("outcome is {outcome:?} but the legal moves are {moves:?} in {state:?}");
+            let detail = format!(
+                "outcome is {outcome:?} but the legal moves are {} in {}",
+                self.show_moves(state, moves),
+                shown()
+            );
             return Err(fault(Rule::TerminalIffNoMoves, detail));
         }
         match &outcome {
             Some(Outcome::Winner(w)) if w.index() >= n => {
                 return Err(fault(
                     Rule::MalformedOutcome,
-                    format!("winner {w:?} in a {n}-player game, in {state:?}"),
+                    format!("winner {w:?} in a {n}-player game, in {}", shown()),
                 ));
             }
             Some(Outcome::Scores(s)) if s.len() != n => {
-                let detail = format!("{} scores {s:?} in a {n}-player game, in {state:?}", s.len());
+                let detail =
+                    format!("{} scores {s:?} in a {n}-player game, in {}", s.len(), shown());
                 return Err(fault(Rule::MalformedOutcome, detail));
             }
             _ => {}
         }
         // 5: the player to move.
-        let to_move = guard(|| format!("to_move on {state:?}"), || game.to_move(state))?;
+        let to_move = guard(|| format!("to_move on {}", shown()), || game.to_move(state))?;
         if to_move.index() >= n {
             return Err(fault(
                 Rule::PlayerOutOfRange,
-                format!("{to_move:?} to move in a {n}-player game, in {state:?}"),
+                format!("{to_move:?} to move in a {n}-player game, in {}", shown()),
             ));
         }
         // 6: evaluations for every player.
         let range = <G::Score as Score>::WIN_RANGE;
         for p in (0..n).map(Player::new) {
             let v =
-                guard(|| format!("evaluate for {p:?} on {state:?}"), || game.evaluate(state, p))?;
+                guard(|| format!("evaluate for {p:?} on {}", shown()), || game.evaluate(state, p))?;
             if !(v.to_f64().is_finite() && v > -range && v < range) {
                 let detail =
-                    format!("evaluate gives {v:?} for {p:?} (limit ±{range:?}) in {state:?}");
+                    format!("evaluate gives {v:?} for {p:?} (limit ±{range:?}) in {}", shown());
                 return Err(fault(Rule::Evaluation, detail));
             }
         }
@@ -442,12 +548,16 @@ impl<G: Game> Walk<'_, G> {
         if self.hash(&copy)? != hash {
             return Err(fault(
                 Rule::UnequalHashes,
-                format!("hashing {state:?} twice gave different values"),
+                format!("hashing {} twice gave different values", shown()),
             ));
         }
         self.check_seen(to_move, hash)
     }
 
+    /// Point 7 across the run: equal states have equal hashes, and states with equal hashes
+    /// have the same player to move and the same legal moves (the moves are compared only
+    /// when both states have some: a game may leave out of its hash a counter that only ends
+    /// the game).
     fn check_seen(&self, to_move: Player, hash: Option<u64>) -> Result<(), Fault> {
         let (state, moves) = (&self.state, &self.moves);
         let mut seen = self.seen.borrow_mut();
@@ -456,7 +566,8 @@ impl<G: Game> Walk<'_, G> {
             return Err(fault(
                 Rule::UnequalHashes,
                 format!(
-                    "hash is {hash:?} for {state:?}, but other states {} one",
+                    "hash is {hash:?} for {}, but other states {} one",
+                    self.show(state),
                     if has_hash { "have" } else { "do not have" }
                 ),
             ));
@@ -464,7 +575,10 @@ impl<G: Game> Walk<'_, G> {
         let text = format!("{state:?}");
         match seen.by_text.get(&text) {
             Some((other, h)) if other == state && *h != hash => {
-                let detail = format!("equal states reached by different lines have hashes {h:?} and {hash:?}: {state:?}");
+                let detail = format!(
+                    "equal states reached by different lines have hashes {h:?} and {hash:?}: {}",
+                    self.show(state)
+                );
                 return Err(fault(Rule::UnequalHashes, detail));
             }
             Some(_) => {}
@@ -481,7 +595,18 @@ impl<G: Game> Walk<'_, G> {
                     || (moves.len() == other_moves.len()
                         && moves.iter().all(|m| other_moves.contains(m)));
                 if *p != to_move || !same_moves {
-                    let detail = format!("hash {h:#x} for both {other:?} ({p:?} to move, moves {other_moves:?}) and {state:?} ({to_move:?} to move, moves {moves:?})");
+                    let what = if *p != to_move {
+                        "a different player to move"
+                    } else {
+                        "different legal moves"
+                    };
+                    let detail = format!(
+                        "hash {h:#x} for two states with {what}: {} ({p:?} to move, moves {}) and {} ({to_move:?} to move, moves {})",
+                        self.show(other),
+                        self.show_moves(other, other_moves),
+                        self.show(state),
+                        self.show_moves(state, moves)
+                    );
                     return Err(fault(Rule::HashCollision, detail));
                 }
             }
@@ -494,31 +619,31 @@ impl<G: Game> Walk<'_, G> {
     }
 }
 
-/// The notation checks at one state.
+/// The notation checks at one state. Messages give the `Debug` form beside the texts under
+/// test.
 fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<(), Fault> {
     let (game, state, moves) = (ctx.game, &ctx.state, &ctx.moves);
+    let shown = format!("{} ({state:?})", ctx.show(state));
     for &mv in moves.iter() {
         let text =
-            guard(|| format!("format_move {mv:?} on {state:?}"), || game.format_move(state, mv))?;
-        let back = guard(
-            || format!("parse_move {text:?} on {state:?}"),
-            || game.parse_move(state, &text),
-        )?;
+            guard(|| format!("format_move {mv:?} on {shown}"), || game.format_move(state, mv))?;
+        let back =
+            guard(|| format!("parse_move {text:?} on {shown}"), || game.parse_move(state, &text))?;
         if !matches!(back, Ok(m) if m == mv) {
             let detail =
-                format!("move {mv:?} is written {text:?}, which parses as {back:?} in {state:?}");
+                format!("move {mv:?} is written {text:?}, which parses as {back:?} in {shown}");
             return Err(fault(Rule::MoveRoundTrip, detail));
         }
         ctx.report.moves_round_tripped += 1;
         let noisy = format!("{text}\u{1}");
         let parsed = guard(
-            || format!("parse_move {noisy:?} on {state:?}"),
+            || format!("parse_move {noisy:?} on {shown}"),
             || game.parse_move(state, &noisy),
         )?;
         if let Ok(m) = parsed {
             if !moves.contains(&m) {
                 let detail =
-                    format!("{noisy:?} parses as {m:?}, which is not a legal move of {state:?}");
+                    format!("{noisy:?} parses as {m:?}, which is not a legal move of {shown}");
                 return Err(fault(Rule::Malformed, detail));
             }
         }
@@ -552,10 +677,8 @@ fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<
     }
     if ctx.report.plies == 0 {
         for &bad in MALFORMED {
-            let mv = guard(
-                || format!("parse_move {bad:?} on {state:?}"),
-                || game.parse_move(state, bad),
-            )?;
+            let mv =
+                guard(|| format!("parse_move {bad:?} on {shown}"), || game.parse_move(state, bad))?;
             let pos = guard(|| format!("parse_state {bad:?}"), || game.parse_state(bad))?;
             if mv.is_ok() || pos.is_ok() {
                 let detail = format!("{bad:?} parses as the move {mv:?} and the position {pos:?}");
@@ -565,8 +688,8 @@ fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<
         }
     }
     let last = ctx.last;
-    let plain = guard(|| format!("render on {state:?}"), || game.render(state, last, false))?;
-    guard(|| format!("render with colour on {state:?}"), || game.render(state, last, true))?;
+    let plain = guard(|| format!("render on {shown}"), || game.render(state, last, false))?;
+    guard(|| format!("render with colour on {shown}"), || game.render(state, last, true))?;
     if plain.contains('\x1b') {
         return Err(fault(
             Rule::Render,
@@ -602,19 +725,22 @@ fn play<G: Game>(
     config: &Config<G::State>,
     starts: &[G::State],
     seen: &RefCell<Seen<G::State, G::Move>>,
+    describe: &dyn Describe<G>,
     check: &Check<'_, G>,
     (start, choices): &(usize, Vec<u32>),
 ) -> Result<Report, Violation> {
-    let mut line: Vec<G::Move> = Vec::new();
-    let violation = |f: Fault, line: &[G::Move]| Violation {
+    // The moves played so far, each as failure messages show it.
+    let mut line: Vec<String> = Vec::new();
+    let violation = |f: Fault, line: &[String]| Violation {
         rule: f.rule,
         detail: f.detail,
-        line: format!("{line:?}"),
+        line: format!("[{}]", line.join(", ")),
         start: start_name(config.starts.len(), *start),
         seed: config.seed,
     };
     let mut walk = Walk {
         game,
+        describe,
         seen,
         state: starts[*start].clone(),
         moves: MoveList::new(),
@@ -636,7 +762,7 @@ fn play<G: Game>(
         let choice = choices.get(line.len()).copied().unwrap_or(0) as usize;
         let mv = walk.moves[choice % walk.moves.len()];
         let next = apply_checked(&walk, mv).map_err(|f| violation(f, &line))?;
-        line.push(mv);
+        line.push(walk.show_move(&walk.state, mv));
         walk.state = next;
         walk.last = Some(mv);
         walk.report.plies += 1;
@@ -649,21 +775,34 @@ fn apply_checked<G: Game>(walk: &Walk<'_, G>, mv: G::Move) -> Result<G::State, F
     let (game, state) = (walk.game, &walk.state);
     let saved = state.clone();
     let (text, hash, to_move) = (format!("{state:?}"), walk.hash(state)?, game.to_move(state));
+    let shown_move = walk.show_move(state, mv);
     let mut next = state.clone();
-    guard(|| format!("apply {mv:?} to {state:?}"), || game.apply(&mut next, mv))?;
+    guard(
+        || format!("apply {shown_move} ({mv:?}) to {}", walk.show(state)),
+        || game.apply(&mut next, mv),
+    )?;
     let moves_after = walk.generate(state)?;
     if *state != saved
         || format!("{state:?}") != text
         || walk.hash(state)? != hash
         || moves_after != walk.moves
     {
-        let detail =
-            format!("applying {mv:?} to a clone changed the original from {text} to {state:?}");
+        let detail = format!(
+            "applying {shown_move} to a clone changed the original from {} to {}",
+            walk.show(&saved),
+            walk.show(state)
+        );
         return Err(fault(Rule::SharedClone, detail));
     }
-    let next_to_move = guard(|| format!("to_move on {next:?}"), || game.to_move(&next))?;
+    let next_to_move =
+        guard(|| format!("to_move on {}", walk.show(&next)), || game.to_move(&next))?;
     if hash.is_some() && next_to_move != to_move && walk.hash(&next)? == hash {
-        let detail = format!("{mv:?} passes the turn from {to_move:?} to {next_to_move:?} but the hash stays {:#x}: {state:?} then {next:?}", hash.unwrap_or(0));
+        let detail = format!(
+            "{shown_move} passes the turn from {to_move:?} to {next_to_move:?} but the hash stays {:#x}: {} then {}",
+            hash.unwrap_or(0),
+            walk.show(state),
+            walk.show(&next)
+        );
         return Err(fault(Rule::HashCollision, detail));
     }
     Ok(next)
@@ -673,6 +812,7 @@ fn apply_checked<G: Game>(walk: &Walk<'_, G>, mv: G::Move) -> Result<G::State, F
 fn run<G: Game>(
     game: &G,
     config: &Config<G::State>,
+    describe: &dyn Describe<G>,
     check: &Check<'_, G>,
 ) -> Result<Report, Violation> {
     let starts =
@@ -687,8 +827,8 @@ fn run<G: Game>(
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes(config.seed));
     let mut runner = TestRunner::new_with_rng(runner_config, rng);
     let strategy = (0..starts.len(), vec(any::<u32>(), 0..=config.max_plies));
-    let result =
-        runner.run(&strategy, |case| match play(game, config, &starts, &seen, check, &case) {
+    let result = runner.run(&strategy, |case| {
+        match play(game, config, &starts, &seen, describe, check, &case) {
             Ok(report) => {
                 total.borrow_mut().add(&report);
                 Ok(())
@@ -698,12 +838,13 @@ fn run<G: Game>(
                 *last_violation.borrow_mut() = Some(v);
                 Err(TestCaseError::fail(reason))
             }
-        });
+        }
+    });
     match result {
         Ok(()) => Ok(total.into_inner()),
         Err(TestError::Fail(reason, minimal)) => {
             let replay = catch_unwind(AssertUnwindSafe(|| {
-                play(game, config, &starts, &seen, check, &minimal)
+                play(game, config, &starts, &seen, describe, check, &minimal)
             }));
             match replay {
                 Ok(Err(v)) => Err(v),

@@ -1,7 +1,26 @@
-//! The static evaluation the engine searches with.
+//! The static evaluation the engine searches with: [`Classic`], a weighted sum of material
+//! and positional terms ([`Weights`]). [`ply::Game::evaluate`] of [`EnglishCheckers`] calls the
+//! game's [`Classic`] (set with [`EnglishCheckers::with_weights`]); any other
+//! [`Evaluator<EnglishCheckers>`] can take its place in a search:
+//!
+//! ```
+//! use ply::search::{alphabeta::AlphaBeta, Agent, Budget, Position};
+//! use ply::Game;
+//! use ply_checkers::eval::{Classic, Weights};
+//! use ply_checkers::{EnglishCheckers, Rules};
+//!
+//! let game = EnglishCheckers::new(8, Rules::Deepomatic)?;
+//! let mut engine = AlphaBeta::new().with_tt_mb(1).with_evaluator(Classic::new(Weights::material_only()));
+//! let report = engine.choose(&game, Position::new(&game.initial_state()), &Budget::depth(4)).unwrap();
+//! assert!(report.nodes > 0);
+//! # Ok::<(), ply_checkers::Error>(())
+//! ```
+
+use ply::eval::Evaluator;
+use ply::Player;
 
 use crate::bitboard::{Bits, Geometry};
-use crate::rules::CheckersState;
+use crate::rules::{with_geo, CheckersState, EnglishCheckers};
 
 /// Evaluation weights, in hundredths of a man. The defaults were chosen by engine-vs-engine
 /// matches between weight sets (the crate's `checkers_match weights` example; results in
@@ -35,6 +54,33 @@ impl Weights {
     /// Material only: men and kings, nothing positional.
     pub fn material_only() -> Weights {
         Weights { man: 100, king: 150, advance: 0, back_row: 0, centre: 0, mobility: 0, trade: 0 }
+    }
+}
+
+/// The classic evaluation: material, back row, centre, mobility and a bonus for trading when
+/// ahead, weighted by [`Weights`], from the point of view of the player asked (zero-sum).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Classic {
+    /// The weights of the terms.
+    pub weights: Weights,
+}
+
+impl Classic {
+    /// The evaluation with these weights.
+    pub fn new(weights: Weights) -> Classic {
+        Classic { weights }
+    }
+}
+
+impl Evaluator<EnglishCheckers> for Classic {
+    #[inline]
+    fn evaluate(&self, game: &EnglishCheckers, state: &CheckersState, player: Player) -> i32 {
+        let v = with_geo!(game, g, evaluate(g, &self.weights, state));
+        if player.index() == 0 {
+            v
+        } else {
+            -v
+        }
     }
 }
 

@@ -55,7 +55,9 @@
 
 mod bitboard;
 mod error;
-mod eval;
+pub mod eval;
+#[cfg(feature = "json")]
+pub mod jsonl;
 mod movegen;
 mod moves;
 mod notation;

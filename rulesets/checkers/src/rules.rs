@@ -4,11 +4,12 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ply::eval::Evaluator;
 use ply::{Game, MoveList, Outcome, Player};
 
 use crate::bitboard::{Bits, Geometry};
 use crate::error::{Error, ParseRulesError};
-use crate::eval::{self, Weights};
+use crate::eval::{Classic, Weights};
 use crate::movegen::{self, Side};
 use crate::moves::Move;
 
@@ -320,7 +321,7 @@ pub struct EnglishCheckers {
     pub(crate) size: usize,
     pub(crate) rules: Rules,
     pub(crate) draws: DrawRules,
-    pub(crate) weights: Weights,
+    pub(crate) eval: Classic,
     pub(crate) geo: Geo,
 }
 
@@ -346,7 +347,7 @@ impl EnglishCheckers {
             size,
             rules,
             draws: DrawRules::default(),
-            weights: Weights::default(),
+            eval: Classic::default(),
             geo,
         })
     }
@@ -362,9 +363,10 @@ impl EnglishCheckers {
         self
     }
 
-    /// These rules with other evaluation weights (for engine tuning).
+    /// These rules with other evaluation weights (for engine tuning): [`Game::evaluate`]
+    /// becomes [`Classic`] with these weights.
     pub fn with_weights(mut self, weights: Weights) -> EnglishCheckers {
-        self.weights = weights;
+        self.eval = Classic::new(weights);
         self
     }
 
@@ -385,7 +387,12 @@ impl EnglishCheckers {
 
     /// The evaluation weights.
     pub fn weights(&self) -> &Weights {
-        &self.weights
+        &self.eval.weights
+    }
+
+    /// The evaluation behind [`Game::evaluate`].
+    pub fn evaluator(&self) -> &Classic {
+        &self.eval
     }
 
     /// Number of dark squares, N*N/2.
@@ -557,14 +564,10 @@ impl Game for EnglishCheckers {
         (!has_move).then(|| Outcome::Winner(Player(state.side ^ 1)))
     }
 
+    /// [`Classic`] with the game's [`Weights`].
     #[inline]
     fn evaluate(&self, state: &CheckersState, player: Player) -> i32 {
-        let v = with_geo!(self, g, eval::evaluate(g, &self.weights, state));
-        if player.index() == 0 {
-            v
-        } else {
-            -v
-        }
+        self.eval.evaluate(self, state, player)
     }
 
     #[inline]
@@ -581,6 +584,17 @@ impl Game for EnglishCheckers {
         self.draws.repetition
     }
 
+    /// Start and end square, `from * squares + to`: N^4 / 4 keys (1024 on 8x8, 16384 on
+    /// 16x16). Capture paths that differ only in the pieces taken or the order share a key.
+    fn move_key_space(&self) -> u32 {
+        (self.squares() * self.squares()) as u32
+    }
+
+    #[inline]
+    fn move_key(&self, _state: &CheckersState, mv: Move) -> u32 {
+        u32::from(mv.from) * self.squares() as u32 + u32::from(mv.to)
+    }
+
     #[inline]
     fn count_moves(&self, state: &CheckersState) -> u64 {
         if self.draws.quiet_plies.is_some_and(|n| state.quiet_plies >= n) {
@@ -588,5 +602,70 @@ impl Game for EnglishCheckers {
         }
         let standard = self.rules == Rules::Standard;
         with_geo!(self, g, movegen::count(g, standard, &state.side()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = EnglishCheckers::new(8, Rules::Deepomatic).unwrap();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..20 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 98, "{distinct} distinct keys for {total} moves");
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_on_the_largest_board() {
+        let game = EnglishCheckers::new(16, Rules::Standard).unwrap();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..2 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 98, "{distinct} distinct keys for {total} moves");
     }
 }

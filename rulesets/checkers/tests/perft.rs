@@ -1,5 +1,9 @@
 //! Perft against the published Standard-rules table, and properties of the move tree that
 //! must hold on every board size.
+//!
+//! The tables and their sources are in `docs/references/english-checkers.md`: the Standard
+//! table was published by Aart Bik (2009); the Deepomatic-rules table has no publication and
+//! is this crate's own regression figure. Machine-readable copies: `tests/data/*.perft`.
 
 use ply::{perft, Game, Notation, PerftMode};
 use ply_checkers::perft::perft_fast;
@@ -22,6 +26,8 @@ fn parse(text: &str) -> Vec<(u32, u64)> {
         .collect()
 }
 
+/// `docs/references/english-checkers.md`: Aart Bik's Standard-rules table (2009), every
+/// entry up to [`LEAF_BUDGET`] leaves.
 #[test]
 fn standard_perft_matches_published_table() {
     let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
@@ -37,6 +43,8 @@ fn standard_perft_matches_published_table() {
     assert!(checked >= 8);
 }
 
+/// `docs/references/english-checkers.md`: the first six entries of Aart Bik's table, through
+/// the generic `ply::perft`.
 #[test]
 fn generic_make_all_path_matches_table() {
     let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
@@ -46,6 +54,9 @@ fn generic_make_all_path_matches_table() {
     }
 }
 
+/// `docs/references/english-checkers.md`: the Deepomatic-rules figures are not published; they
+/// are this crate's own, kept as a regression check, and must first differ from the published
+/// Standard figures at depth 9.
 #[test]
 fn deepomatic_perft_matches_its_regression_table() {
     let game = EnglishCheckers::new(8, Rules::Deepomatic).unwrap();

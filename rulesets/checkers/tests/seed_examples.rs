@@ -1,4 +1,5 @@
-//! The two worked examples of the Deepomatic challenge, exactly as the seed gives them.
+//! The two worked examples of the Deepomatic challenge, exactly as the seed gives them
+//! (recorded in `docs/references/english-checkers.md`).
 
 use ply_checkers::seed::{allowed_moves, apply_move};
 

@@ -2,10 +2,27 @@
 //! centre, outposts, back-rank guard and wing balance.
 //!
 //! Each side is scored from White's seat; Black's pieces are first turned half a turn so one
-//! set of masks serves both.
+//! set of masks serves both. [`Classic`] is this evaluation as an
+//! [`Evaluator<InternationalDraughts>`]: [`ply::Game::evaluate`] calls it, and a search can take
+//! another evaluator in its place.
+//!
+//! ```
+//! use ply::eval::Evaluator;
+//! use ply::{Game, Player};
+//! use ply_draughts::eval::Classic;
+//! use ply_draughts::InternationalDraughts;
+//!
+//! let game = InternationalDraughts::new();
+//! let start = game.initial_state();
+//! assert_eq!(Classic.evaluate(&game, &start, Player::FIRST), game.evaluate(&start, Player::FIRST));
+//! ```
+
+use ply::eval::Evaluator;
+use ply::Player;
 
 use crate::bitboard::{bit_of, rotate, row_mask, shift, NE, NW};
 use crate::movegen::Pieces;
+use crate::rules::{DraughtsState, InternationalDraughts};
 
 /// The value of a man.
 pub const MAN: i32 = 100;
@@ -89,6 +106,28 @@ fn side_score(men: u64, kings: u64, total: i32) -> i32 {
         s -= BALANCE_PENALTY * (left - right).abs();
     }
     s
+}
+
+/// The classic evaluation: material, tempo, centre, outposts, back-rank guard and wing
+/// balance, from the point of view of the player asked (zero-sum).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Classic;
+
+impl Evaluator<InternationalDraughts> for Classic {
+    #[inline]
+    fn evaluate(
+        &self,
+        _game: &InternationalDraughts,
+        state: &DraughtsState,
+        player: Player,
+    ) -> i32 {
+        let white = evaluate_white(&state.pieces);
+        if player == Player::FIRST {
+            white
+        } else {
+            -white
+        }
+    }
 }
 
 /// The evaluation from White's point of view.

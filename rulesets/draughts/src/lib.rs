@@ -39,7 +39,7 @@
 
 mod bitboard;
 mod error;
-mod eval;
+pub mod eval;
 pub mod hub;
 mod movegen;
 mod notation;

@@ -1,6 +1,7 @@
 //! The rules object [`InternationalDraughts`], its draw options [`DrawRules`], the position
 //! type [`DraughtsState`] and the [`Game`] implementation.
 
+use ply::eval::Evaluator;
 use ply::{Game, MoveList, Outcome, Player};
 
 use crate::bitboard::{bit_of, Bits, ZOBRIST, ZOBRIST_BLACK};
@@ -399,13 +400,9 @@ impl Game for InternationalDraughts {
         }
     }
 
+    /// [`eval::Classic`].
     fn evaluate(&self, state: &DraughtsState, player: Player) -> i32 {
-        let white = eval::evaluate_white(&state.pieces);
-        if player == Player::FIRST {
-            white
-        } else {
-            -white
-        }
+        eval::Classic.evaluate(self, state, player)
     }
 
     fn hash(&self, state: &DraughtsState) -> Option<u64> {
@@ -418,6 +415,17 @@ impl Game for InternationalDraughts {
 
     fn repetition_limit(&self) -> Option<u32> {
         self.draw.repetition.then_some(3)
+    }
+
+    /// Start and end square, `(from - 1) * 50 + (to - 1)`: 2500 keys. Captures that differ
+    /// only in the pieces taken share a key.
+    fn move_key_space(&self) -> u32 {
+        50 * 50
+    }
+
+    #[inline]
+    fn move_key(&self, _state: &DraughtsState, mv: Move) -> u32 {
+        (u32::from(mv.from()) - 1) * 50 + u32::from(mv.to()) - 1
     }
 
     fn count_moves(&self, state: &DraughtsState) -> u64 {
@@ -439,4 +447,39 @@ impl Game for InternationalDraughts {
 /// ```
 pub fn perft_fast(state: &DraughtsState, depth: u32) -> u64 {
     movegen::perft_pieces(&state.pieces, state.white_to_move, depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = InternationalDraughts::new();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..10 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 98, "{distinct} distinct keys for {total} moves");
+    }
 }

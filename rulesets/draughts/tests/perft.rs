@@ -1,14 +1,17 @@
 //! Perft from the start position against Aart Bik's published table (duplicate captures
 //! counted once), through the generic `ply::perft` and through `perft_fast`.
+//!
+//! The table and its source: `docs/references/international-draughts.md`.
 
 use ply::{perft, Game, PerftMode};
 use ply_draughts::{perft_fast, InternationalDraughts};
 
-/// Depth and leaves, from REFERENCE.md (Aart Bik). Depths 8-10 run in release through the
-/// crate's `perft` example.
+/// Depth and leaves, Aart Bik's table as recorded in `docs/references/international-draughts.md`.
+/// Depths 8-10 run in release (the ignored test below, or the crate's `perft` example).
 const START: [(u32, u64); 7] =
     [(1, 9), (2, 81), (3, 658), (4, 4_265), (5, 27_117), (6, 167_140), (7, 1_049_442)];
 
+/// `docs/references/international-draughts.md`: depths 1-7 of Aart Bik's table.
 #[test]
 fn perft_fast_matches_published_table() {
     let start = InternationalDraughts::new().initial_state();
@@ -17,7 +20,8 @@ fn perft_fast_matches_published_table() {
     }
 }
 
-/// Depths 8-10 of the published table; slow in debug, so run in release:
+/// Depths 8-10 of the published table (`docs/references/international-draughts.md`); slow in
+/// debug, so run in release:
 /// `cargo test --release -p ply-draughts --test perft -- --ignored`.
 #[test]
 #[ignore = "deep perft: run in release"]
@@ -28,6 +32,8 @@ fn perft_fast_matches_published_table_deep() {
     }
 }
 
+/// `docs/references/international-draughts.md`: depths 1-6 of Aart Bik's table through the
+/// generic `ply::perft`.
 #[test]
 fn generic_perft_matches_published_table() {
     let game = InternationalDraughts::new();

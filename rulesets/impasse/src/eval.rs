@@ -1,9 +1,25 @@
-//! The evaluation: a weighted sum of features, each the difference between the two players.
+//! The evaluation: a weighted sum of features, each the difference between the two players
+//! ([`evaluate`] with [`Weights`]). [`Classic`] is the same as an [`Evaluator<Impasse>`]:
+//! [`ply::Game::evaluate`] calls the game's own (set with [`Impasse::with_weights`]), and a
+//! search can take another evaluator in its place.
+//!
+//! ```
+//! use ply::eval::Evaluator;
+//! use ply::{Game, Player};
+//! use ply_impasse::eval::Classic;
+//! use ply_impasse::{Impasse, Weights};
+//!
+//! let game = Impasse::new();
+//! let s = game.initial_state();
+//! let tempo_only = Classic::new(Weights { removed: 0, mobility: 0, impasse: 0, ..Weights::default() });
+//! assert_eq!(tempo_only.evaluate(&game, &s, Player::new(0)), Weights::default().tempo);
+//! ```
 
+use ply::eval::Evaluator;
 use ply::Player;
 
 use crate::board::{Bitboard, FAR_ROW, NEAR_ROW};
-use crate::rules::ImpasseState;
+use crate::rules::{Impasse, ImpasseState};
 
 /// Evaluation weights, in hundredths of a removed checker (a removed checker is worth
 /// `removed`).
@@ -13,7 +29,7 @@ use crate::rules::ImpasseState;
 /// and doubles lost (13-27 with them), mobility and the tempo won clearly (12-4 and 29-11
 /// against setting them to zero), and the readiness terms and a per-double term were neutral
 /// or harmful. Features with weight 0 stay available for experiments.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// Per checker removed (bear-off or impasse).
     pub removed: i32,
@@ -50,6 +66,28 @@ impl Default for Weights {
             impasse: 40,
             tempo: 25,
         }
+    }
+}
+
+/// The weighted-feature evaluation with its [`Weights`], from the point of view of the player
+/// asked: [`evaluate`] as an [`Evaluator`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Classic {
+    /// The weights of the features.
+    pub weights: Weights,
+}
+
+impl Classic {
+    /// The evaluation with these weights.
+    pub fn new(weights: Weights) -> Classic {
+        Classic { weights }
+    }
+}
+
+impl Evaluator<Impasse> for Classic {
+    #[inline]
+    fn evaluate(&self, _game: &Impasse, state: &ImpasseState, player: Player) -> i32 {
+        evaluate(&self.weights, state, player)
     }
 }
 

@@ -57,7 +57,7 @@
 pub mod board;
 pub mod codingame;
 mod error;
-mod eval;
+pub mod eval;
 mod moves;
 mod notation;
 mod rules;

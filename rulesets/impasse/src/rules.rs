@@ -1,11 +1,12 @@
 //! The rules object [`Impasse`], the position [`ImpasseState`] and move generation, exactly as
 //! the CodinGame referee (`GameState.generateLegalActions`) generates and applies actions.
 
+use ply::eval::Evaluator;
 use ply::{Game, MoveList, Outcome, Player};
 
 use crate::board::{Bitboard, Square, BACKWARD, FAR_ROW, FORWARD, NEAR_ROW, NEIGHBOUR, NONE};
 use crate::error::Error;
-use crate::eval::{evaluate, Weights};
+use crate::eval::{Classic, Weights};
 use crate::moves::{Crown, Move, MoveKind, MoveText};
 use crate::zobrist;
 
@@ -34,23 +35,29 @@ pub const PLY_LIMIT: u16 = 250;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Impasse {
-    weights: Weights,
+    eval: Classic,
 }
 
 impl Impasse {
     /// The game with the default evaluation.
     pub fn new() -> Impasse {
-        Impasse { weights: Weights::default() }
+        Impasse { eval: Classic::default() }
     }
 
-    /// The game with other evaluation weights (the rules are the same).
+    /// The game with other evaluation weights (the rules are the same): [`Game::evaluate`]
+    /// becomes [`Classic`] with these weights.
     pub fn with_weights(weights: Weights) -> Impasse {
-        Impasse { weights }
+        Impasse { eval: Classic::new(weights) }
     }
 
     /// The evaluation weights.
     pub fn weights(&self) -> &Weights {
-        &self.weights
+        &self.eval.weights
+    }
+
+    /// The evaluation behind [`Game::evaluate`].
+    pub fn evaluator(&self) -> &Classic {
+        &self.eval
     }
 
     /// Finds the legal action of `state` that `text` names. When two actions print the same
@@ -442,8 +449,9 @@ impl Game for Impasse {
         }
     }
 
+    /// [`Classic`] with the game's [`Weights`].
     fn evaluate(&self, state: &ImpasseState, player: Player) -> i32 {
-        evaluate(&self.weights, state, player)
+        self.eval.evaluate(self, state, player)
     }
 
     #[inline]
@@ -451,9 +459,64 @@ impl Game for Impasse {
         Some(state.key ^ zobrist::ply_key(state.ply))
     }
 
+    /// The basic move: a single slide, double slide or transpose from one square to another
+    /// (`kind * 4096 + from * 64 + to`), or an impasse removal of a single or a double on a
+    /// square (`3 * 4096 + kind * 64 + square`). Actions that differ only in their crowning
+    /// share a key.
+    fn move_key_space(&self) -> u32 {
+        3 * 4096 + 2 * 64
+    }
+
+    #[inline]
+    fn move_key(&self, _state: &ImpasseState, mv: Move) -> u32 {
+        let (from, to) = (mv.from.index() as u32, mv.to.index() as u32);
+        match mv.kind {
+            MoveKind::SingleSlide => from * 64 + to,
+            MoveKind::DoubleSlide => 4096 + from * 64 + to,
+            MoveKind::Transpose => 2 * 4096 + from * 64 + to,
+            MoveKind::ImpasseSingle => 3 * 4096 + from,
+            MoveKind::ImpasseDouble => 3 * 4096 + 64 + from,
+        }
+    }
+
     fn count_moves(&self, state: &ImpasseState) -> u64 {
         let mut n = 0;
         state.for_each_move(|_| n += 1);
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = Impasse::new();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..10 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 95, "{distinct} distinct keys for {total} moves");
     }
 }

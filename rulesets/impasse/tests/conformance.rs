@@ -19,7 +19,6 @@ fn impasse_keeps_the_game_contract() {
     let report = assert_conforms(&game, &Config::default().with_games(64).with_starts(starts));
     assert!(report.games >= 64 && report.plies > 64 * 20, "{report}");
     assert!(report.moves_round_tripped > 1000 && report.positions_round_tripped > 100, "{report}");
-    println!("{report}");
 }
 
 #[test]

@@ -1,5 +1,11 @@
 //! Perft tables from `data/*.perft`: entries above a node budget are skipped here (debug
-//! builds) and run in release by `cargo run --release -p ply-impasse --example perft_impasse`.
+//! builds) and run in release by
+//! `cargo run --release -p ply-impasse --example impasse_figures -- perft 6`.
+//!
+//! The start table is not a published one: it was counted by a transliteration of the
+//! CodinGame referee's generator, and `tests/referee_model.rs` (an independent model of the
+//! referee's rules kept in this repository) recounts depths 1-4 in `cargo test` and 5-6 in
+//! release. Provenance: `docs/references/impasse.md`.
 
 use ply::{perft, Notation, PerftMode};
 use ply_impasse::Impasse;
@@ -7,6 +13,7 @@ use ply_impasse::Impasse;
 /// Entries with more leaves than this are left to release runs.
 const NODE_BUDGET: u64 = 250_000;
 
+/// `docs/references/impasse.md`: the start table, every entry up to [`NODE_BUDGET`] leaves.
 #[test]
 fn start_position_perft() {
     let game = Impasse::new();

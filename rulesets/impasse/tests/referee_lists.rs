@@ -3,8 +3,11 @@
 //! `data/referee_lists.txt` holds positions from 25 seeded random games, each with the
 //! referee's list of action texts, sorted as the referee sends them. The lists were produced
 //! by a line-by-line transliteration of `GameState.generateLegalActions` and `applyAction`
-//! from the referee (`acatai/CG_Impasse`), kept outside this repository. Line format:
-//! `<position> | <sorted actions>`.
+//! from the referee (`acatai/CG_Impasse`) that is not in this repository. What is in the
+//! repository is `tests/referee_model.rs`, an independent model of the referee's rules, which
+//! reproduces every stored list and plays random games against the crate; see
+//! `docs/references/impasse.md` for the provenance of the lists and of the perft table. Line
+//! format: `<position> | <sorted actions>`.
 
 use ply::{Game, MoveList, Notation};
 use ply_impasse::Impasse;

@@ -18,7 +18,24 @@
 //!
 //! [`Evaluation::Discs`] is the same formula with `F(q)` = q's disc count: the baseline the
 //! standard evaluation is measured against.
+//!
+//! [`Evaluation`] is an [`Evaluator<Reversi>`]: [`ply::Game::evaluate`] calls the one the game
+//! was built with ([`Reversi::with_evaluation`]), and a search can take either, or any other
+//! evaluator, in its place:
+//!
+//! ```
+//! use ply::search::{alphabeta::AlphaBeta, Agent, Budget, Position};
+//! use ply::Game;
+//! use ply_reversi::{Evaluation, Reversi};
+//!
+//! let game = Reversi::new(8, 2)?;
+//! let mut discs_only = AlphaBeta::new().with_tt_mb(1).with_evaluator(Evaluation::Discs);
+//! let report = discs_only.choose(&game, Position::new(&game.initial_state()), &Budget::depth(3));
+//! assert!(report.unwrap().nodes > 0);
+//! # Ok::<(), ply_reversi::Error>(())
+//! ```
 
+use ply::eval::Evaluator;
 use ply::Player;
 
 use crate::board::{bit_test, bits_count, ReversiState};
@@ -96,10 +113,23 @@ pub(crate) fn feature_scores(game: &Reversi, state: &ReversiState) -> [i32; 4] {
     f
 }
 
-/// `player`'s value of `state`: `(n - 1) F(player)` minus the other players' `F(q)`.
-pub(crate) fn evaluate(game: &Reversi, state: &ReversiState, player: Player) -> i32 {
+impl Evaluator<Reversi> for Evaluation {
+    #[inline]
+    fn evaluate(&self, game: &Reversi, state: &ReversiState, player: Player) -> i32 {
+        evaluate(*self, game, state, player)
+    }
+}
+
+/// `player`'s value of `state` under `evaluation`: `(n - 1) F(player)` minus the other
+/// players' `F(q)`.
+pub(crate) fn evaluate(
+    evaluation: Evaluation,
+    game: &Reversi,
+    state: &ReversiState,
+    player: Player,
+) -> i32 {
     let players = game.players();
-    let f: [i32; 4] = match game.evaluation() {
+    let f: [i32; 4] = match evaluation {
         Evaluation::Standard => feature_scores(game, state),
         Evaluation::Discs => {
             let mut f = [0; 4];

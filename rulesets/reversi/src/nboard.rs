@@ -56,6 +56,30 @@ pub struct NBoard<A> {
     quit: bool,
 }
 
+/// The position as a GGF game record with no moves, the form [`parse_ggf`] reads and NBoard
+/// engines take in `set game`: `(;GM[Othello]PC[ply]TY[8]BO[8 <64 cells> <side>];)`, cells row
+/// by row from a1 with `*` for player 1 (black), `O` for player 2, `-` for empty.
+///
+/// # Errors
+/// If the game is not 2-player 8x8 Othello, which is all GGF describes.
+pub fn format_ggf(game: &Reversi, state: &ReversiState) -> Result<String, String> {
+    if game.num_players() != 2 || state.size() != 8 {
+        return Err("NBoard game records describe 2-player 8x8 Othello only".to_string());
+    }
+    let cells: String = state
+        .rows()
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|c| match c {
+            '1' => '*',
+            '2' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if state.to_move() == Player(0) { '*' } else { 'O' };
+    Ok(format!("(;GM[Othello]PC[ply]TY[8]BO[8 {cells} {side}];)"))
+}
+
 /// Reads the position at the end of a GGF game record: the `BO[8 <64 cells> <side>]` board
 /// (`*` black, `O` white, `-` empty, row by row from a1) followed by the `B[..]`/`W[..]`
 /// moves (`PA` for a pass, an optional `/eval/time` after the move).

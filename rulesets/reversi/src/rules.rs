@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use ply::eval::Evaluator;
 use ply::{Game, MoveList, Outcome, Player};
 
 use crate::board::{
@@ -530,15 +531,35 @@ impl Game for Reversi {
         Some(Outcome::from_scores(&scores))
     }
 
+    /// The game's [`Evaluation`].
     fn evaluate(&self, state: &ReversiState, player: Player) -> i32 {
-        crate::eval::evaluate(self, state, player)
+        self.evaluation.evaluate(self, state, player)
     }
 
     fn hash(&self, state: &ReversiState) -> Option<u64> {
         Some(state.hash)
     }
 
+    /// The square of a placement (`0..size * size`), and `size * size` for a pass.
+    fn move_key_space(&self) -> u32 {
+        (self.size * self.size) as u32 + 1
+    }
+
     #[inline]
+    fn move_key(&self, _state: &ReversiState, mv: ReversiMove) -> u32 {
+        match mv {
+            ReversiMove::Place(sq) => u32::from(sq),
+            ReversiMove::Pass => (self.size * self.size) as u32,
+        }
+    }
+
+    #[inline]
+    /// Published Othello perft tables (Aart Bik's) count a game that ended before the last
+    /// ply as one leaf; so does `ply::perft` here, to match them.
+    fn perft_counts_finished_games(&self) -> bool {
+        true
+    }
+
     fn count_moves(&self, state: &ReversiState) -> u64 {
         let p = state.to_move as usize;
         let n = bits_count(&self.placements(state, p)) as u64;
@@ -643,5 +664,65 @@ mod tests {
                 assert_eq!(sa.hash, a.rehash(sa).hash);
             }
         }
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_and_mostly_differ() {
+        let game = Reversi::new(8, 2).unwrap();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..10 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
+    }
+
+    /// Along seeded random games, every move key is below the key space, and almost every
+    /// move of a position has a key of its own.
+    #[test]
+    fn move_keys_fit_on_the_largest_board() {
+        let game = Reversi::new(16, 4).unwrap();
+        let space = game.move_key_space();
+        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+        let (mut total, mut distinct) = (0, 0);
+        let mut rng = 7u64;
+        for _ in 0..1 {
+            let mut s = game.initial_state();
+            loop {
+                game.generate_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                keys.clear();
+                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
+                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
+                total += keys.len();
+                keys.sort_unstable();
+                keys.dedup();
+                distinct += keys.len();
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
     }
 }

@@ -1,8 +1,6 @@
 //! The contest harness: the opponent's formula on hand-checked boards, reproducible
 //! generation, scoring, and the contestants.
 
-use std::time::Instant;
-
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
 use ply::{Game, MoveList};
 use ply_reversi::marathon::{
@@ -182,22 +180,5 @@ fn the_modelling_contestant_reconstructs_every_opponent_move() {
         assert_eq!(contestant.stats.unexplained, 0, "{:?}", contestant.stats);
         assert!(contestant.stats.observed >= result.calls, "{:?}", contestant.stats);
         assert!(contestant.model().is_some());
-    }
-}
-
-#[test]
-#[ignore = "timing: run with --release -- --ignored --nocapture"]
-fn generation_time() {
-    for k in 0..6 {
-        let t = Instant::now();
-        let case = TestCase::generate(k, 2024);
-        println!(
-            "case {k}: {}x{} {} players, {} generations, {:?}",
-            case.size,
-            case.size,
-            case.players,
-            case.generations,
-            t.elapsed()
-        );
     }
 }

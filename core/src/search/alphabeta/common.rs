@@ -2,7 +2,7 @@
 //! per-ply move buffers with move ordering (hash move, killers, history), repetition
 //! detection along the search path, and turning scores into [`Value`]s.
 
-use std::any::Any;
+use std::any::TypeId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,9 +10,8 @@ use std::time::Duration;
 use smallvec::SmallVec;
 
 use crate::game::{MoveList, Outcome, Player, Score};
-use crate::games::mix64;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Budget, Deadline, Value};
+use crate::search::{Budget, Deadline, SearchError, Value};
 
 /// The deepest iteration any alpha-beta search starts (the transposition table stores depths
 /// in a byte).
@@ -46,14 +45,31 @@ impl Limits {
     }
 
     /// The deepest iteration to run: the budget's depth, or [`MAX_DEPTH`] when another limit
-    /// ends the search, or 1 when the budget sets no limit that alpha-beta uses.
-    pub(crate) fn max_depth(budget: &Budget) -> u32 {
+    /// that a tree search uses (nodes, time, clock or the stop flag) ends the search.
+    ///
+    /// # Errors
+    /// [`SearchError::BadBudget`] for a budget with none of those: no limit at all, or only an
+    /// MCTS iteration count, which `algorithm` cannot use.
+    pub(crate) fn max_depth(budget: &Budget, algorithm: &'static str) -> Result<u32, SearchError> {
         match budget.depth {
-            Some(d) => d.clamp(1, MAX_DEPTH),
-            None if budget.nodes.is_some() || budget.time.is_some() || budget.clock.is_some() => {
-                MAX_DEPTH
+            Some(d) => Ok(d.clamp(1, MAX_DEPTH)),
+            None if budget.nodes.is_some()
+                || budget.time.is_some()
+                || budget.clock.is_some()
+                || budget.stop.is_some() =>
+            {
+                Ok(MAX_DEPTH)
             }
-            None => 1,
+            None => {
+                let reason = if budget.iterations.is_some() {
+                    "an iteration limit counts MCTS playouts; a tree search needs a depth, node, \
+                     time or clock limit (or a stop flag)"
+                } else {
+                    "the budget sets no limit; give a depth, node, time or clock limit (or a stop \
+                     flag)"
+                };
+                Err(SearchError::BadBudget { algorithm, reason: reason.to_string() })
+            }
         }
     }
 
@@ -89,34 +105,47 @@ impl Limits {
     }
 }
 
-/// The transposition table of an agent that is not generic over the game: allocated for the
-/// game's score type on first use and kept while the score type stays the same.
+/// The transposition table of an agent that is not generic over the game. A search takes it
+/// out as a table of its game's score type ([`TableSlot::take`]) and puts it back when done
+/// ([`TableSlot::put`]); the storage does not depend on the score type, so one allocation
+/// serves every game. The entries are cleared when the score type changes.
 #[derive(Default)]
 pub(crate) struct TableSlot {
-    table: Option<Box<dyn Any + Send>>,
+    /// The table and the score type of its entries.
+    table: Option<(TranspositionTable<()>, TypeId)>,
     stale: bool,
 }
 
 impl TableSlot {
-    /// The table for score type `S` of `mib` MiB; with `clear_stale`, emptied first if
-    /// [`TableSlot::forget`] was called since the last use.
-    pub(crate) fn get<S: Score>(
+    /// The table for score type `S`, of `mib` MiB if it has to be allocated; with
+    /// `clear_stale`, emptied first if [`TableSlot::forget`] was called since the last use.
+    pub(crate) fn take<S: Score>(
         &mut self,
         mib: usize,
         clear_stale: bool,
-    ) -> &mut TranspositionTable<S> {
-        let fits = self.table.as_ref().is_some_and(|b| b.is::<TranspositionTable<S>>());
-        if !fits {
-            self.table = Some(Box::new(TranspositionTable::<S>::new(mib)));
-            self.stale = false;
-        }
-        let t: &mut TranspositionTable<S> =
-            self.table.as_mut().and_then(|b| b.downcast_mut()).expect("table of the right type");
+    ) -> TranspositionTable<S> {
+        let mut t = match self.table.take() {
+            Some((t, ty)) if ty == TypeId::of::<S>() => t.retype::<S>(),
+            Some((t, _)) => {
+                let mut t = t.retype::<S>();
+                t.clear();
+                t
+            }
+            None => {
+                self.stale = false;
+                TranspositionTable::<S>::new(mib)
+            }
+        };
         if self.stale && clear_stale {
             t.clear();
         }
         self.stale = false;
         t
+    }
+
+    /// Gives back the table taken by [`TableSlot::take`].
+    pub(crate) fn put<S: Score>(&mut self, table: TranspositionTable<S>) {
+        self.table = Some((table.retype(), TypeId::of::<S>()));
     }
 
     /// Marks the entries as belonging to another game.
@@ -128,30 +157,23 @@ impl TableSlot {
 /// Ordering key of the hash move (and the previous iteration's best root move).
 pub(crate) const HASH_MOVE_KEY: i64 = 1 << 40;
 const KILLER_KEYS: [i64; 2] = [1 << 39, 1 << 38];
-const HISTORY_SIZE: usize = 1 << 12;
+/// History scores stay below this, under the killer keys.
+const HISTORY_MAX: u32 = 1 << 30;
 
-/// The buffers of one ply: the generated moves, their ordering keys and, where history
-/// ordering needs them, the children and their hashes. One frame per ply is allocated per
-/// search and reused for every node at that ply.
-pub(crate) struct Frame<M, S> {
+/// The buffers of one ply: the generated moves and their ordering keys. One frame per ply is
+/// allocated per search and reused for every node at that ply.
+pub(crate) struct Frame<M> {
     pub(crate) moves: MoveList<M>,
     order: SmallVec<[(i64, u16); 64]>,
-    pub(crate) children: Vec<S>,
-    pub(crate) child_hashes: SmallVec<[u64; 64]>,
 }
 
-impl<M, S> Default for Frame<M, S> {
+impl<M> Default for Frame<M> {
     fn default() -> Self {
-        Frame {
-            moves: MoveList::new(),
-            order: SmallVec::new(),
-            children: Vec::new(),
-            child_hashes: SmallVec::new(),
-        }
+        Frame { moves: MoveList::new(), order: SmallVec::new() }
     }
 }
 
-impl<M, S> Frame<M, S> {
+impl<M> Frame<M> {
     /// Forgets the ordering keys of the previous node.
     pub(crate) fn clear_order(&mut self) {
         self.order.clear();
@@ -160,6 +182,11 @@ impl<M, S> Frame<M, S> {
     /// Gives move `index` the ordering key `key` (larger first).
     pub(crate) fn push_order(&mut self, key: i64, index: usize) {
         self.order.push((key, index as u16));
+    }
+
+    /// The move index picked `k`-th.
+    pub(crate) fn order_index(&self, k: usize) -> usize {
+        self.order[k].1 as usize
     }
 
     /// The index of the `k`-th move to search (selection sort: the best remaining key; ties go
@@ -178,24 +205,47 @@ impl<M, S> Frame<M, S> {
     }
 }
 
-/// Killer moves per ply and a history table. History is keyed by the change a move makes to
-/// the position hash (`parent ^ child`): with a Zobrist hash that difference depends on the
-/// move alone (its piece, squares and captures), which gives a move key for any game without
-/// asking the game for one.
+/// What a cut-off with `depth` plies left adds to its move's history counter.
+#[inline]
+fn bonus(depth: u32) -> u32 {
+    depth.min(1 << 15).pow(2) + 1
+}
+
+/// Killer moves per ply and a history table.
+///
+/// History is a flat table of [`Game::move_key_space`](crate::Game::move_key_space) counters
+/// per seat, indexed by [`Game::move_key`](crate::Game::move_key): a move that causes a
+/// cut-off with `d` plies left earns `d * d + 1` for its key, and every move searched before
+/// it at that node loses as much, so moves that refuted other positions are tried early here
+/// too. The counters are halved between iterations. Keys need no child position, so ordering
+/// makes no move. History is off when the game gives no keys (key space 0). Killers are
+/// compared as moves.
 pub(crate) struct MoveOrdering<M> {
     killers: Vec<[Option<M>; 2]>,
     history: Vec<u32>,
+    /// Entries per seat (0: history off).
+    space: usize,
     use_killers: bool,
-    use_history: bool,
 }
 
 impl<M: Copy + PartialEq> MoveOrdering<M> {
-    pub(crate) fn new(use_killers: bool, use_history: bool) -> Self {
+    /// Ordering with killers and/or history; history needs `key_space > 0` and keeps one
+    /// table per seat of `seats`.
+    pub(crate) fn new(use_killers: bool, use_history: bool, key_space: u32, seats: usize) -> Self {
+        let space = if use_history { key_space as usize } else { 0 };
         MoveOrdering {
             killers: Vec::new(),
-            history: if use_history { vec![0; HISTORY_SIZE] } else { Vec::new() },
+            history: vec![0; space * seats.max(1)],
+            space,
             use_killers,
-            use_history,
+        }
+    }
+
+    /// Ages the history between iterations: every counter is halved, so that what the last
+    /// iteration learnt weighs as much as everything before it.
+    pub(crate) fn age(&mut self) {
+        for h in self.history.iter_mut() {
+            *h >>= 1;
         }
     }
 
@@ -206,14 +256,23 @@ impl<M: Copy + PartialEq> MoveOrdering<M> {
         }
     }
 
+    /// True if history ordering is on (the search then asks the game for move keys).
     #[inline]
-    fn history_slot(delta: u64) -> usize {
-        (mix64(delta) as usize) & (HISTORY_SIZE - 1)
+    pub(crate) fn uses_history(&self) -> bool {
+        self.space > 0
     }
 
-    /// The ordering key of `mv` at `ply`; `delta` is the hash change of the move when known.
+    /// The table index of move key `key` for `seat` (a key out of range, a contract break,
+    /// shares the last entry rather than panic).
     #[inline]
-    pub(crate) fn key(&self, ply: usize, mv: M, delta: Option<u64>) -> i64 {
+    fn slot(&self, seat: usize, key: u32) -> usize {
+        seat * self.space + (key as usize).min(self.space - 1)
+    }
+
+    /// The ordering key of `mv` at `ply`, played by `seat`; `key` is its move key (ignored
+    /// without history).
+    #[inline]
+    pub(crate) fn key(&self, ply: usize, mv: M, seat: usize, key: u32) -> i64 {
         if self.use_killers {
             let k = &self.killers[ply];
             if k[0] == Some(mv) {
@@ -223,15 +282,17 @@ impl<M: Copy + PartialEq> MoveOrdering<M> {
                 return KILLER_KEYS[1];
             }
         }
-        match delta {
-            Some(d) if self.use_history => i64::from(self.history[Self::history_slot(d)]),
-            _ => 0,
+        if self.space > 0 {
+            i64::from(self.history[self.slot(seat, key)])
+        } else {
+            0
         }
     }
 
-    /// Records that `mv` caused a cut-off at `ply` with `depth` plies left.
+    /// Records that `mv` (move key `key`, played by `seat`) caused a cut-off at `ply` with
+    /// `depth` plies left.
     #[inline]
-    pub(crate) fn cutoff(&mut self, ply: usize, mv: M, delta: Option<u64>, depth: u32) {
+    pub(crate) fn cutoff(&mut self, ply: usize, mv: M, seat: usize, key: u32, depth: u32) {
         if self.use_killers {
             let k = &mut self.killers[ply];
             if k[0] != Some(mv) {
@@ -239,15 +300,23 @@ impl<M: Copy + PartialEq> MoveOrdering<M> {
                 k[0] = Some(mv);
             }
         }
-        if let (true, Some(d)) = (self.use_history, delta) {
-            let h = &mut self.history[Self::history_slot(d)];
-            *h = h.saturating_add(depth * depth + 1).min(1 << 30);
+        if self.space > 0 {
+            let i = self.slot(seat, key);
+            let h = &mut self.history[i];
+            *h = h.saturating_add(bonus(depth)).min(HISTORY_MAX);
         }
     }
 
-    /// True if history ordering is on (the search then computes children before ordering).
-    pub(crate) fn uses_history(&self) -> bool {
-        self.use_history
+    /// Records that `mv` (move key `key`, played by `seat`) was searched before the move that
+    /// caused a cut-off with `depth` plies left, without causing one: its counter drops by
+    /// what a cut-off would have earned.
+    #[inline]
+    pub(crate) fn failed(&mut self, seat: usize, key: u32, depth: u32) {
+        if self.space > 0 {
+            let i = self.slot(seat, key);
+            let h = &mut self.history[i];
+            *h = h.saturating_sub(bonus(depth));
+        }
     }
 }
 
@@ -373,7 +442,7 @@ mod tests {
 
     #[test]
     fn pick_orders_by_key_then_generation() {
-        let mut f: Frame<u8, ()> = Frame::default();
+        let mut f: Frame<u8> = Frame::default();
         for (i, k) in [3, 9, 3, 0, 9].into_iter().enumerate() {
             f.push_order(k, i);
         }
@@ -383,15 +452,33 @@ mod tests {
 
     #[test]
     fn killers_and_history_rank_moves() {
-        let mut o = MoveOrdering::new(true, true);
+        let mut o = MoveOrdering::new(true, true, 100, 2);
         o.ensure(4);
-        assert_eq!(o.key(2, 7u8, Some(99)), 0);
-        o.cutoff(2, 7, Some(99), 3);
-        o.cutoff(2, 5, Some(42), 1);
-        assert_eq!(o.key(2, 5, None), KILLER_KEYS[0]);
-        assert_eq!(o.key(2, 7, None), KILLER_KEYS[1]);
-        assert_eq!(o.key(1, 7, Some(99)), 10);
-        assert_eq!(o.key(1, 8, Some(42)), 2);
+        assert_eq!(o.key(2, 7u8, 0, 99), 0);
+        o.cutoff(2, 7, 0, 99, 3);
+        o.cutoff(2, 5, 0, 42, 1);
+        assert_eq!(o.key(2, 5, 0, 0), KILLER_KEYS[0]);
+        assert_eq!(o.key(2, 7, 0, 0), KILLER_KEYS[1]);
+        assert_eq!(o.key(1, 7, 0, 99), 10);
+        assert_eq!(o.key(1, 8, 0, 42), 2);
+        // History is kept per seat, and off without move keys.
+        assert_eq!(o.key(1, 7, 1, 99), 0);
+        let mut off = MoveOrdering::new(false, true, 0, 2);
+        off.cutoff(0, 1u8, 0, 5, 9);
+        assert!(!off.uses_history());
+        assert_eq!(off.key(0, 1, 0, 5), 0);
+    }
+
+    #[test]
+    fn budgets_without_a_tree_limit_are_errors() {
+        assert_eq!(Limits::max_depth(&Budget::depth(0), "x"), Ok(1));
+        assert_eq!(Limits::max_depth(&Budget::nodes(10), "x"), Ok(MAX_DEPTH));
+        let flag = Arc::new(AtomicBool::new(false));
+        assert_eq!(Limits::max_depth(&Budget::default().with_stop(flag), "x"), Ok(MAX_DEPTH));
+        for bad in [Budget::default(), Budget::iterations(100)] {
+            let e = Limits::max_depth(&bad, "alphabeta").unwrap_err();
+            assert!(matches!(e, SearchError::BadBudget { algorithm: "alphabeta", .. }), "{e}");
+        }
     }
 
     #[test]

@@ -21,9 +21,29 @@
 //! Iterative deepening runs until the budget's depth, node or time limit (or clock, or stop
 //! flag) is reached; the time and the stop flag are checked every 1024 nodes. An iteration
 //! cut short still counts when it completed a root move better than the previous best. A
-//! budget with none of depth, nodes, time or clock searches depth 1. The search stops early
-//! when the tree is solved (no heuristic evaluation in the last iteration, or a proven result
-//! within the depth searched). With one legal move it answers at once, without a value.
+//! budget with none of depth, nodes, time, clock or a stop flag (no limit, or only an MCTS
+//! iteration count) is a [`SearchError::BadBudget`]. The search stops early when the tree is
+//! solved (no heuristic evaluation in the last iteration, or a proven result within the depth
+//! searched). With one legal move it answers at once, without a value.
+//!
+//! # Evaluation and types
+//!
+//! Heuristic leaves are scored by the agent's [`Evaluator`] (the game's own
+//! [`Game::evaluate`] by default, another with [`AlphaBeta::with_evaluator`]), and completed
+//! iterations go to its [`InfoSink`] ([`AlphaBeta::with_info`]); both are type parameters, so
+//! nothing on the per-node path is dynamic. The agent is not generic over the game, so one
+//! value (of type `AlphaBeta`) searches any game. The search needs two players, which it
+//! checks per search and answers [`SearchError::Unsupported`] otherwise: the player count is
+//! a runtime value of the rules ([`Game::num_players`]; Reversi's is an option), so no trait
+//! bound can state it.
+//!
+//! # Move ordering
+//!
+//! The hash move (or at the root the previous iteration's best move) first, then the two
+//! killer moves of the ply, then the rest by history: a table of counters indexed by
+//! [`Game::move_key`] and the player to move, raised by `d * d + 1` for a move that causes a
+//! cut-off `d` plies from the horizon and lowered as much for the moves searched before it,
+//! and halved between iterations. Ordering makes no move and hashes no child.
 //!
 //! # Determinism
 //!
@@ -46,12 +66,12 @@
 
 pub(crate) mod common;
 
-use std::any::Any;
 use std::fmt;
 use std::time::Duration;
 
 use num_traits::Zero;
 
+use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Outcome, Score};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
@@ -91,7 +111,8 @@ pub struct AlphaBetaOptions {
     pub aspiration_window: f64,
     /// Killer moves (two per ply).
     pub killers: bool,
-    /// History heuristic (needs [`Game::hash`]).
+    /// History heuristic (needs [`Game::move_key`]: off for a game whose
+    /// [`Game::move_key_space`] is 0).
     pub history: bool,
     /// Keep searching every move of a non-quiet position at the horizon
     /// ([`Game::is_quiet`]), without stand-pat.
@@ -146,10 +167,10 @@ impl AlphaBetaOptions {
     }
 }
 
-/// What one completed iteration of iterative deepening found, passed to the callback of
-/// [`AlphaBeta::with_info`] (and of the multiplayer search).
+/// What one completed iteration of iterative deepening found, passed to the [`InfoSink`] of
+/// [`AlphaBeta::with_info`] (and of the multiplayer search). `M` is the game's move type.
 #[derive(Debug)]
-pub struct IterationInfo<'a> {
+pub struct IterationInfo<'a, M> {
     /// The depth of this iteration.
     pub depth: u32,
     /// The deepest ply reached so far, quiescence included.
@@ -160,25 +181,30 @@ pub struct IterationInfo<'a> {
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
-    pv: &'a (dyn Any + Send + Sync),
+    /// The principal variation, the best root move first.
+    pub pv: &'a [M],
 }
 
-impl<'a> IterationInfo<'a> {
-    pub(crate) fn new<M: Send + Sync + 'static>(
+impl<'a, M> IterationInfo<'a, M> {
+    pub(crate) fn new(
         depth: u32,
         seldepth: u32,
         value: Value,
         nodes: u64,
         elapsed: Duration,
-        pv: &'a Vec<M>,
+        pv: &'a [M],
     ) -> Self {
         IterationInfo { depth, seldepth, value, nodes, elapsed, pv }
     }
 
-    /// The principal variation, for a caller that knows the game's move type `M` (`None` for
-    /// another type).
-    pub fn pv<M: 'static>(&self) -> Option<&[M]> {
-        self.pv.downcast_ref::<Vec<M>>().map(Vec::as_slice)
+    /// The principal variation, as the [`IterationInfo::pv`](#structfield.pv) field has it:
+    /// the form callers used when the move type was checked at run time. `T` must be the
+    /// move type `M` (checked at compile time), so the answer is always `Some`.
+    pub fn pv<T>(&self) -> Option<&'a [T]>
+    where
+        M: SameType<T>,
+    {
+        Some(M::same(self.pv))
     }
 
     /// Nodes per second so far.
@@ -192,10 +218,57 @@ impl<'a> IterationInfo<'a> {
     }
 }
 
-/// A callback run after every completed iteration.
-pub type InfoCallback = Box<dyn FnMut(&IterationInfo<'_>) + Send>;
+/// Implemented by every type for itself only: the bound `M: SameType<T>` says that `T` is `M`
+/// (see [`IterationInfo::pv()`]).
+pub trait SameType<T> {
+    /// `slice` as a slice of `T` (it already is one).
+    fn same(slice: &[Self]) -> &[T]
+    where
+        Self: Sized;
+}
+
+impl<T> SameType<T> for T {
+    #[inline]
+    fn same(slice: &[T]) -> &[T] {
+        slice
+    }
+}
+
+/// A callback run after every completed iteration, for games with move type `M`.
+pub type InfoCallback<M> = Box<dyn FnMut(&IterationInfo<'_, M>) + Send>;
+
+/// Where a search sends the [`IterationInfo`] of every completed iteration (once per
+/// iteration, never per node): [`NoInfo`] (the default) drops it, an [`InfoCallback`] calls
+/// its closure, and any type of the caller's may implement it.
+pub trait InfoSink<M> {
+    /// Takes the information of one completed iteration.
+    fn iteration(&mut self, info: &IterationInfo<'_, M>);
+}
+
+/// The [`InfoSink`] that ignores every iteration: the default of every search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoInfo;
+
+impl<M> InfoSink<M> for NoInfo {
+    #[inline]
+    fn iteration(&mut self, _info: &IterationInfo<'_, M>) {}
+}
+
+impl<M> InfoSink<M> for InfoCallback<M> {
+    fn iteration(&mut self, info: &IterationInfo<'_, M>) {
+        self(info)
+    }
+}
 
 /// The two-player alpha-beta agent; see the [module docs](self).
+///
+/// `E` is the [`Evaluator`] of heuristic leaves ([`GameEval`], the game's own
+/// [`Game::evaluate`], unless [`AlphaBeta::with_evaluator`] gives another) and `I` the
+/// [`InfoSink`] of completed iterations ([`NoInfo`] unless [`AlphaBeta::with_info`] gives one).
+/// Both are type parameters, so each combination is compiled into its own search with the
+/// evaluation inlined. The agent is not generic over the game: its transposition table keeps
+/// scores in a form that does not depend on the score type ([`crate::search::tt`]), so one
+/// agent value can search any two-player game (`AlphaBeta` with the defaults names that type).
 ///
 /// ```
 /// use ply::{Game, search::{Agent, Budget, Position, Value}};
@@ -209,10 +282,11 @@ pub type InfoCallback = Box<dyn FnMut(&IterationInfo<'_>) + Send>;
 /// assert_eq!(report.value, Value::Draw);
 /// assert_eq!(report.pv[0], report.best_move);
 /// ```
-pub struct AlphaBeta {
+pub struct AlphaBeta<E = GameEval, I = NoInfo> {
     options: AlphaBetaOptions,
     table: TableSlot,
-    info: Option<InfoCallback>,
+    eval: E,
+    info: I,
 }
 
 impl Default for AlphaBeta {
@@ -221,26 +295,30 @@ impl Default for AlphaBeta {
     }
 }
 
-impl fmt::Debug for AlphaBeta {
+impl<E, I> fmt::Debug for AlphaBeta<E, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AlphaBeta")
             .field("options", &self.options)
-            .field("info", &self.info.is_some())
+            .field("evaluator", &std::any::type_name::<E>())
+            .field("info", &std::any::type_name::<I>())
             .finish()
     }
 }
 
 impl AlphaBeta {
-    /// An agent with every enhancement on ([`AlphaBetaOptions::default`]).
+    /// An agent with every enhancement on ([`AlphaBetaOptions::default`]), the game's own
+    /// evaluation and no iteration callback.
     pub fn new() -> Self {
         AlphaBeta::with_options(AlphaBetaOptions::default())
     }
 
     /// An agent with these options.
     pub fn with_options(options: AlphaBetaOptions) -> Self {
-        AlphaBeta { options, table: TableSlot::default(), info: None }
+        AlphaBeta { options, table: TableSlot::default(), eval: GameEval, info: NoInfo }
     }
+}
 
+impl<E, I> AlphaBeta<E, I> {
     /// This agent with a transposition table of `mib` MiB.
     pub fn with_tt_mb(mut self, mib: usize) -> Self {
         self.options.tt_mb = mib;
@@ -248,14 +326,26 @@ impl AlphaBeta {
         self
     }
 
-    /// Allocates the transposition table for `G`'s score type now. Otherwise the first search
-    /// does it, inside its time budget (filling the table costs about a millisecond per 5 MiB).
-    pub fn prepare<G: Game>(&mut self) {
-        self.table.get::<G::Score>(self.options.tt_mb, false);
+    /// This agent evaluating heuristic leaves with `eval` instead of its current evaluator.
+    ///
+    /// ```
+    /// use ply::games::TicTacToe;
+    /// use ply::search::{alphabeta::AlphaBeta, Agent, Budget, Position};
+    /// use ply::{Game, Player};
+    ///
+    /// // Material-blind: every position is even, so only proven results count.
+    /// let flat = |_: &TicTacToe, _: &<TicTacToe as Game>::State, _: Player| 0;
+    /// let mut engine = AlphaBeta::new().with_tt_mb(1).with_evaluator(flat);
+    /// let game = TicTacToe;
+    /// let report = engine.choose(&game, Position::new(&game.initial_state()), &Budget::depth(2));
+    /// assert_eq!(report.unwrap().value, ply::search::Value::Heuristic(0.0));
+    /// ```
+    pub fn with_evaluator<E2>(self, eval: E2) -> AlphaBeta<E2, I> {
+        AlphaBeta { options: self.options, table: self.table, eval, info: self.info }
     }
 
     /// This agent calling `callback` after every completed iteration (for a CLI's
-    /// depth/score/PV/nps lines).
+    /// depth/score/PV/nps lines). `M` is the move type of the game it will play.
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
@@ -263,24 +353,43 @@ impl AlphaBeta {
     /// use ply::search::alphabeta::AlphaBeta;
     /// use ply::games::TicTacToe;
     ///
-    /// let depths = Arc::new(Mutex::new(Vec::new()));
-    /// let seen = depths.clone();
+    /// let lines = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = lines.clone();
     /// let mut engine = AlphaBeta::new().with_tt_mb(1).with_info(Box::new(move |info| {
-    ///     assert!(info.pv::<u8>().is_some());
-    ///     seen.lock().unwrap().push(info.depth);
+    ///     let pv: &[u8] = info.pv;
+    ///     seen.lock().unwrap().push((info.depth, pv.len()));
     /// }));
     /// let game = TicTacToe;
     /// engine.choose(&game, Position::new(&game.initial_state()), &Budget::depth(3)).unwrap();
-    /// assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3]);
+    /// let depths: Vec<u32> = lines.lock().unwrap().iter().map(|l| l.0).collect();
+    /// assert_eq!(depths, vec![1, 2, 3]);
     /// ```
-    pub fn with_info(mut self, callback: InfoCallback) -> Self {
-        self.info = Some(callback);
-        self
+    pub fn with_info<M>(self, callback: InfoCallback<M>) -> AlphaBeta<E, InfoCallback<M>> {
+        self.with_info_sink(callback)
+    }
+
+    /// This agent sending every completed iteration to `sink` (a type of the caller's that
+    /// implements [`InfoSink`], called without a box).
+    pub fn with_info_sink<I2>(self, sink: I2) -> AlphaBeta<E, I2> {
+        AlphaBeta { options: self.options, table: self.table, eval: self.eval, info: sink }
+    }
+
+    /// Allocates the transposition table now (for any game: its size does not depend on `G`).
+    /// Otherwise the first search does it, inside its time budget (filling the table costs
+    /// about a millisecond per 5 MiB).
+    pub fn prepare<G: Game>(&mut self) {
+        let t = self.table.take::<G::Score>(self.options.tt_mb, false);
+        self.table.put(t);
     }
 
     /// The options in use.
     pub fn options(&self) -> &AlphaBetaOptions {
         &self.options
+    }
+
+    /// The evaluator of heuristic leaves.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
     }
 
     /// Searches `position` and also returns the raw root score.
@@ -289,7 +398,11 @@ impl AlphaBeta {
         game: &G,
         position: Position<'_, G::State>,
         budget: &Budget,
-    ) -> Result<Searched<G::Move, G::Score>, SearchError> {
+    ) -> Result<Searched<G::Move, G::Score>, SearchError>
+    where
+        E: Evaluator<G>,
+        I: InfoSink<G::Move>,
+    {
         if game.num_players() != 2 {
             return Err(SearchError::Unsupported {
                 algorithm: "alphabeta",
@@ -299,6 +412,7 @@ impl AlphaBeta {
                 ),
             });
         }
+        let max_depth = Limits::max_depth(budget, "alphabeta")?;
         let limits = Limits::new(budget);
         let state = position.state;
         let root_moves = match root_moves(game, state)? {
@@ -310,14 +424,13 @@ impl AlphaBeta {
         };
         let o = &self.options;
         let root_hash = game.hash(state);
-        let tt = match (o.tt, root_hash) {
-            (true, Some(_)) => {
-                let t = self.table.get::<G::Score>(o.tt_mb, o.keep_tt);
-                t.new_search();
-                Some(t)
-            }
+        let mut table = match (o.tt, root_hash) {
+            (true, Some(_)) => Some(self.table.take::<G::Score>(o.tt_mb, o.keep_tt)),
             _ => None,
         };
+        if let Some(t) = table.as_mut() {
+            t.new_search();
+        }
         let reps = Repetitions::new(
             position.history,
             root_hash,
@@ -325,11 +438,12 @@ impl AlphaBeta {
         );
         let mut s = Searcher {
             game,
+            eval: &self.eval,
             o,
-            tt,
+            tt: table.as_mut(),
             limits,
             frames: Vec::new(),
-            ordering: MoveOrdering::new(o.killers, o.history && root_hash.is_some()),
+            ordering: MoveOrdering::new(o.killers, o.history, game.move_key_space(), 2),
             pv: Vec::new(),
             reps,
             seldepth: 0,
@@ -337,7 +451,6 @@ impl AlphaBeta {
             root_hint: None,
             root_best: None,
         };
-        let max_depth = Limits::max_depth(budget);
         let mut done: Option<Completed<G::Move, G::Score>> = None;
         for depth in 1..=max_depth {
             if depth > 1 && s.limits.soft_expired() {
@@ -346,6 +459,9 @@ impl AlphaBeta {
             s.ensure((depth + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2);
             s.root_best = None;
             s.heuristic = 0;
+            if depth > 1 {
+                s.ordering.age();
+            }
             let score = s.aspirated(state, root_hash, depth, done.as_ref().map(|d| d.score));
             if s.limits.aborted {
                 if let Some((mv, sc)) = s.root_best {
@@ -364,16 +480,14 @@ impl AlphaBeta {
             let best = pv.first().copied().or(s.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
             let exact = s.heuristic == 0;
             let c = Completed { best, score, pv, depth, exact };
-            if let Some(cb) = self.info.as_mut() {
-                cb(&IterationInfo::new(
-                    depth,
-                    s.seldepth as u32,
-                    value_of(score, exact),
-                    s.limits.nodes,
-                    s.limits.elapsed(),
-                    &c.pv,
-                ));
-            }
+            self.info.iteration(&IterationInfo::new(
+                depth,
+                s.seldepth as u32,
+                value_of(score, exact),
+                s.limits.nodes,
+                s.limits.elapsed(),
+                &c.pv,
+            ));
             s.root_hint = Some(best);
             done = Some(c);
             let solved = exact || score.plies_to_end().is_some_and(|n| n <= depth);
@@ -381,9 +495,14 @@ impl AlphaBeta {
                 break;
             }
         }
-        let elapsed = s.limits.elapsed();
+        let (elapsed, seldepth, nodes) = (s.limits.elapsed(), s.seldepth as u32, s.limits.nodes);
+        let hint = s.root_hint;
+        drop(s);
+        if let Some(t) = table {
+            self.table.put(t);
+        }
         let c = done.unwrap_or(Completed {
-            best: s.root_hint.unwrap_or(root_moves[0]),
+            best: hint.unwrap_or(root_moves[0]),
             score: G::Score::zero(),
             pv: Vec::new(),
             depth: 0,
@@ -399,8 +518,8 @@ impl AlphaBeta {
             value: if c.depth == 0 { Value::Unknown } else { value_of(c.score, c.exact) },
             pv,
             depth: c.depth,
-            seldepth: s.seldepth as u32,
-            nodes: s.limits.nodes,
+            seldepth,
+            nodes,
             iterations: 0,
             elapsed,
         };
@@ -425,7 +544,7 @@ struct Completed<M, S> {
     exact: bool,
 }
 
-impl<G: Game> Agent<G> for AlphaBeta {
+impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for AlphaBeta<E, I> {
     fn name(&self) -> String {
         if self.options == AlphaBetaOptions::plain() {
             "alphabeta(plain)".to_string()
@@ -449,8 +568,9 @@ impl<G: Game> Agent<G> for AlphaBeta {
 }
 
 /// One search's working state: buffers sized per iteration, never per node.
-struct Searcher<'a, G: Game> {
+struct Searcher<'a, G: Game, E> {
     game: &'a G,
+    eval: &'a E,
     o: &'a AlphaBetaOptions,
     tt: Option<&'a mut TranspositionTable<G::Score>>,
     limits: Limits,
@@ -468,9 +588,9 @@ struct Searcher<'a, G: Game> {
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
-type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move, <G as Game>::State>>>;
+type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move>>>;
 
-impl<G: Game> Searcher<'_, G> {
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     fn ensure(&mut self, plies: usize) {
         if self.frames.len() < plies {
             self.frames.resize_with(plies, || Some(Box::default()));
@@ -539,7 +659,7 @@ impl<G: Game> Searcher<'_, G> {
                 || game.is_quiet(state)
             {
                 self.heuristic += 1;
-                return game.evaluate(state, mover);
+                return self.eval.evaluate(game, state, mover);
             }
         }
         let heuristic_before = self.heuristic;
@@ -579,28 +699,16 @@ impl<G: Game> Searcher<'_, G> {
             };
         }
         let n = frame.moves.len();
-        let eager = depth >= 2 && hash.is_some() && self.ordering.uses_history();
-        frame.children.clear();
-        frame.child_hashes.clear();
-        if eager {
-            for &mv in frame.moves.iter() {
-                let mut child = state.clone();
-                game.apply(&mut child, mv);
-                frame.child_hashes.push(game.hash(&child).unwrap_or(0));
-                frame.children.push(child);
-            }
-        }
+        let history = self.ordering.uses_history();
+        let seat = mover.index();
         frame.clear_order();
         for i in 0..n {
             let mv = frame.moves[i];
             let key = if hash_move == Some(i as u16) || (ply == 0 && self.root_hint == Some(mv)) {
                 HASH_MOVE_KEY
             } else {
-                let delta = match (eager, hash) {
-                    (true, Some(h)) => Some(h ^ frame.child_hashes[i]),
-                    _ => None,
-                };
-                self.ordering.key(ply, mv, delta)
+                let mk = if history { game.move_key(state, mv) } else { 0 };
+                self.ordering.key(ply, mv, seat, mk)
             };
             frame.push_order(key, i);
         }
@@ -608,18 +716,15 @@ impl<G: Game> Searcher<'_, G> {
         let (child_depth, child_q) = if depth > 0 { (depth - 1, 0) } else { (0, qply + 1) };
         let mut best = -inf::<G::Score>();
         let mut best_index = 0;
-        let mut owned;
+        // One child buffer per node, refilled from the parent for every move (copy-make).
+        let mut child = state.clone();
         for k in 0..n {
             let i = frame.pick(k);
             let mv = frame.moves[i];
-            let (child, child_hash) = if eager {
-                (&frame.children[i], Some(frame.child_hashes[i]))
-            } else {
-                owned = state.clone();
-                game.apply(&mut owned, mv);
-                let h = game.hash(&owned);
-                (&owned, h)
-            };
+            child.clone_from(state);
+            game.apply(&mut child, mv);
+            let child_hash = game.hash(&child);
+            let child = &child;
             let score = if self.reps.contains(child_hash) {
                 self.pv[ply + 1].clear();
                 self.heuristic += 1;
@@ -658,8 +763,14 @@ impl<G: Game> Searcher<'_, G> {
                     self.root_best = Some((mv, score));
                 }
                 if alpha >= beta {
-                    let delta = hash.zip(child_hash).map(|(a, b)| a ^ b);
-                    self.ordering.cutoff(ply, mv, delta, depth);
+                    let mk = if history { game.move_key(state, mv) } else { 0 };
+                    self.ordering.cutoff(ply, mv, seat, mk, depth);
+                    if history {
+                        for j in 0..k {
+                            let tried = frame.moves[frame.order_index(j)];
+                            self.ordering.failed(seat, game.move_key(state, tried), depth);
+                        }
+                    }
                     break;
                 }
             }

@@ -7,8 +7,9 @@
 //!   by index) on its second visit; a memory cap stops the growth
 //!   ([`Mcts::with_max_nodes`]).
 //! - **Playouts** play uniformly random moves to the end of the game, or stop after `k` plies
-//!   and turn [`Game::evaluate`] into rewards ([`Mcts::with_rollout_cutoff`],
-//!   [`eval_to_rewards`]).
+//!   and turn the evaluation into rewards ([`Mcts::with_rollout_cutoff`], [`eval_to_rewards`]):
+//!   the game's own [`Game::evaluate`] unless [`Mcts::with_evaluator`] gives another
+//!   [`Evaluator`].
 //! - **Back-propagation** adds to each node the reward of the player who moved into it, taken
 //!   from [`crate::Outcome::reward`]: 1 for a win, 0 for a loss, ranks in between.
 //! - **MCTS-Solver** (two-player games): terminal positions are proven wins, losses or
@@ -25,7 +26,13 @@
 //! created plus playout plies; a fixed time stops at the [`Deadline`]'s hard limit, a clock at
 //! its allotment (the soft limit); the stop flag is polled with the clock, every few
 //! iterations. Depth limits do not apply to MCTS: a budget with none of the above runs
-//! [`Mcts::DEFAULT_ITERATIONS`]. A position with one legal move is answered at once.
+//! [`DEFAULT_ITERATIONS`]. A position with one legal move is answered at once.
+//!
+//! **Types**: [`Mcts<G, E>`](Mcts) is generic over the game `G`, because it keeps the game's
+//! tree (moves and root position) between searches for tree reuse; type inference finds `G`
+//! from the game the agent plays, so `Mcts::new()` needs no annotation where the agent is
+//! used. The MCTS-Solver only acts in two-player games; the player count is a runtime value
+//! of the rules (Reversi's is an option), so that is decided per search, not by a bound.
 //!
 //! The search is reproducible: the same seed, options, thread count and an iteration or
 //! node budget give the same move and the same statistics on every platform. Playouts ignore
@@ -50,7 +57,6 @@ mod math;
 mod playout;
 mod tree;
 
-use std::any::Any;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
@@ -59,18 +65,31 @@ use rand_chacha::ChaCha8Rng;
 
 use self::playout::{Limits, Params, Stats};
 use self::tree::{Proof, Tree};
+use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Player, Score};
 use crate::search::{
     root_moves, Agent, Budget, Deadline, Position, Root, SearchError, SearchReport, Value,
 };
 
-/// UCT with a reward per player, MCTS-Solver, tree reuse and root parallelism. See the
+/// The default exploration constant, √2 (UCB1 for rewards in `[0, 1]`).
+pub const DEFAULT_EXPLORATION: f64 = std::f64::consts::SQRT_2;
+/// The default evaluation scale of [`Mcts::with_eval_scale`].
+pub const DEFAULT_EVAL_SCALE: f64 = 100.0;
+/// The default node cap of [`Mcts::with_max_nodes`], over all threads (about 80 MB for one-byte
+/// moves).
+pub const DEFAULT_MAX_NODES: usize = 2_000_000;
+/// The iterations run when the budget sets none of iterations, nodes, time, clock or a stop
+/// flag (MCTS has no use for a depth limit).
+pub const DEFAULT_ITERATIONS: u64 = 1000;
+
+/// UCT with a reward per player, MCTS-Solver, tree reuse and root parallelism, for game `G`
+/// with evaluator `E` (used only with a rollout cut-off). See the
 /// [module documentation](self).
 ///
 /// Options are set with the `with_*` builders; [`Mcts::new`] gives `c = √2`, seed 0, one
-/// thread, full playouts, solver on, tree reuse on and a cap of
-/// [`Mcts::DEFAULT_MAX_NODES`] nodes.
-pub struct Mcts {
+/// thread, full playouts, solver on, tree reuse on, a cap of [`DEFAULT_MAX_NODES`] nodes and
+/// the game's own evaluation.
+pub struct Mcts<G: Game, E = GameEval> {
     exploration: f64,
     seed: u64,
     threads: usize,
@@ -80,10 +99,11 @@ pub struct Mcts {
     tree_reuse: bool,
     max_nodes: usize,
     rng: ChaCha8Rng,
-    /// The trees kept for reuse: a `Kept<G::State, G::Move>`.
-    kept: Option<Box<dyn Any + Send>>,
-    /// The root statistics of the last search: a `Vec<ChildStats<G::Move>>`.
-    last_stats: Option<Box<dyn Any + Send>>,
+    eval: E,
+    /// The trees kept for reuse, with the position at their root.
+    kept: Option<Kept<G::State, G::Move>>,
+    /// The root statistics of the last search.
+    last_stats: Vec<ChildStats<G::Move>>,
     last_reused: u64,
 }
 
@@ -107,13 +127,13 @@ pub struct ChildStats<M> {
     pub proven: Value,
 }
 
-impl Default for Mcts {
+impl<G: Game> Default for Mcts<G> {
     fn default() -> Self {
         Mcts::new()
     }
 }
 
-impl fmt::Debug for Mcts {
+impl<G: Game, E> fmt::Debug for Mcts<G, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Mcts")
             .field("exploration", &self.exploration)
@@ -124,39 +144,107 @@ impl fmt::Debug for Mcts {
             .field("solver", &self.solver)
             .field("tree_reuse", &self.tree_reuse)
             .field("max_nodes", &self.max_nodes)
+            .field("evaluator", &std::any::type_name::<E>())
             .field("has_tree", &self.kept.is_some())
             .finish()
     }
 }
 
-impl Mcts {
-    /// The default exploration constant, √2 (UCB1 for rewards in `[0, 1]`).
-    pub const DEFAULT_EXPLORATION: f64 = std::f64::consts::SQRT_2;
-    /// The default evaluation scale of [`Mcts::with_eval_scale`].
-    pub const DEFAULT_EVAL_SCALE: f64 = 100.0;
-    /// The default node cap of [`Mcts::with_max_nodes`], over all threads (about 80 MB for
-    /// one-byte moves).
-    pub const DEFAULT_MAX_NODES: usize = 2_000_000;
-    /// The iterations run when the budget sets none of iterations, nodes, time, clock or a
-    /// stop flag (MCTS has no use for a depth limit).
-    pub const DEFAULT_ITERATIONS: u64 = 1000;
-
+impl<G: Game> Mcts<G> {
     /// MCTS with the default options (see [`Mcts`]).
     pub fn new() -> Self {
         Mcts {
-            exploration: Self::DEFAULT_EXPLORATION,
+            exploration: DEFAULT_EXPLORATION,
             seed: 0,
             threads: 1,
             rollout_cutoff: None,
-            eval_scale: Self::DEFAULT_EVAL_SCALE,
+            eval_scale: DEFAULT_EVAL_SCALE,
             solver: true,
             tree_reuse: true,
-            max_nodes: Self::DEFAULT_MAX_NODES,
+            max_nodes: DEFAULT_MAX_NODES,
             rng: ChaCha8Rng::seed_from_u64(0),
+            eval: GameEval,
             kept: None,
-            last_stats: None,
+            last_stats: Vec::new(),
             last_reused: 0,
         }
+    }
+}
+
+/// The defaults as associated constants, `Mcts::DEFAULT_ITERATIONS` and so on, as they were
+/// before [`Mcts`] took the game as a type parameter: they are defined on one placeholder
+/// game so that the path needs no game type. New code uses the module's constants.
+#[doc(hidden)]
+impl Mcts<compat::NoGame> {
+    /// [`DEFAULT_EXPLORATION`].
+    pub const DEFAULT_EXPLORATION: f64 = DEFAULT_EXPLORATION;
+    /// [`DEFAULT_EVAL_SCALE`].
+    pub const DEFAULT_EVAL_SCALE: f64 = DEFAULT_EVAL_SCALE;
+    /// [`DEFAULT_MAX_NODES`].
+    pub const DEFAULT_MAX_NODES: usize = DEFAULT_MAX_NODES;
+    /// [`DEFAULT_ITERATIONS`].
+    pub const DEFAULT_ITERATIONS: u64 = DEFAULT_ITERATIONS;
+}
+
+mod compat {
+    use crate::game::{Game, MoveList, Outcome, Player};
+
+    /// A game without values (uninhabited): the placeholder `G` of the `Mcts` that holds the
+    /// associated constants.
+    #[derive(Debug)]
+    pub enum NoGame {}
+
+    impl Game for NoGame {
+        type State = ();
+        type Move = ();
+        type Score = i32;
+        fn initial_state(&self) {
+            match *self {}
+        }
+        fn num_players(&self) -> usize {
+            match *self {}
+        }
+        fn to_move(&self, _: &()) -> Player {
+            match *self {}
+        }
+        fn generate_moves(&self, _: &(), _: &mut MoveList<()>) {
+            match *self {}
+        }
+        fn apply(&self, _: &mut (), _: ()) {
+            match *self {}
+        }
+        fn outcome(&self, _: &()) -> Option<Outcome> {
+            match *self {}
+        }
+        fn evaluate(&self, _: &(), _: Player) -> i32 {
+            match *self {}
+        }
+    }
+}
+
+impl<G: Game, E> Mcts<G, E> {
+    /// This search scoring cut-off playouts with `eval` instead of its current evaluator.
+    pub fn with_evaluator<E2: Evaluator<G>>(self, eval: E2) -> Mcts<G, E2> {
+        Mcts {
+            exploration: self.exploration,
+            seed: self.seed,
+            threads: self.threads,
+            rollout_cutoff: self.rollout_cutoff,
+            eval_scale: self.eval_scale,
+            solver: self.solver,
+            tree_reuse: self.tree_reuse,
+            max_nodes: self.max_nodes,
+            rng: self.rng,
+            eval,
+            kept: self.kept,
+            last_stats: self.last_stats,
+            last_reused: self.last_reused,
+        }
+    }
+
+    /// The evaluator of cut-off playouts.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
     }
 
     /// Sets the UCT exploration constant `c` (larger explores more).
@@ -194,7 +282,7 @@ impl Mcts {
 
     /// Sets the evaluation units that make a one-step difference in the logistic of
     /// [`eval_to_rewards`]: an evaluation lead of `scale` gives a reward of about 0.73.
-    /// Used only with a rollout cut-off. The default is [`Mcts::DEFAULT_EVAL_SCALE`].
+    /// Used only with a rollout cut-off. The default is [`DEFAULT_EVAL_SCALE`].
     ///
     /// # Panics
     /// If `scale` is not finite and positive.
@@ -233,24 +321,18 @@ impl Mcts {
         self.last_reused
     }
 
-    /// The root statistics of the last search of `game` (in the order of the first thread's
-    /// tree), or an empty list if there was none (or it answered without searching).
-    pub fn root_stats<G: Game>(&self, _game: &G) -> Vec<ChildStats<G::Move>> {
-        self.last_stats
-            .as_ref()
-            .and_then(|b| b.downcast_ref::<Vec<ChildStats<G::Move>>>())
-            .cloned()
-            .unwrap_or_default()
+    /// The root statistics of the last search (in the order of the first thread's tree), or
+    /// an empty list if there was none (or it answered without searching).
+    pub fn root_stats(&self, _game: &G) -> Vec<ChildStats<G::Move>> {
+        self.last_stats.clone()
     }
 
     /// The trees to search `state` with: the kept ones if they are rooted there, new ones
     /// otherwise.
-    fn take_trees<G: Game>(&mut self, game: &G, state: &G::State) -> Vec<Tree<G::Move>> {
+    fn take_trees(&mut self, game: &G, state: &G::State) -> Vec<Tree<G::Move>> {
         if let Some(kept) = self.kept.take() {
-            if let Ok(kept) = kept.downcast::<Kept<G::State, G::Move>>() {
-                if kept.state == *state && kept.trees.len() == self.threads {
-                    return kept.trees;
-                }
+            if kept.state == *state && kept.trees.len() == self.threads {
+                return kept.trees;
             }
         }
         let n = game.num_players().max(1);
@@ -282,10 +364,24 @@ impl Mcts {
 /// # Panics
 /// If `rewards` is shorter than `game.num_players()`.
 pub fn eval_to_rewards<G: Game>(game: &G, state: &G::State, scale: f64, rewards: &mut [f64]) {
+    eval_to_rewards_with(&GameEval, game, state, scale, rewards);
+}
+
+/// [`eval_to_rewards`] with the evaluations of `eval` instead of the game's own.
+///
+/// # Panics
+/// If `rewards` is shorter than `game.num_players()`.
+pub fn eval_to_rewards_with<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    game: &G,
+    state: &G::State,
+    scale: f64,
+    rewards: &mut [f64],
+) {
     let n = game.num_players();
     let mut total = 0.0;
     for (p, r) in rewards[..n].iter_mut().enumerate() {
-        *r = game.evaluate(state, Player::new(p)).to_f64();
+        *r = eval.evaluate(game, state, Player::new(p)).to_f64();
         total += *r;
     }
     for r in rewards[..n].iter_mut() {
@@ -383,7 +479,7 @@ fn principal_variation<M: Copy + PartialEq>(tree: &Tree<M>, first: M) -> Vec<M> 
     pv
 }
 
-impl<G: Game + Sync> Agent<G> for Mcts {
+impl<G: Game + Sync, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
     fn name(&self) -> String {
         let mut name = format!("mcts(c={:.2}", self.exploration);
         if self.threads > 1 {
@@ -408,7 +504,7 @@ impl<G: Game + Sync> Agent<G> for Mcts {
         let start = deadline.start();
         let state = position.state;
         if let Root::Forced(mv) = root_moves(game, state)? {
-            self.last_stats = None;
+            self.last_stats.clear();
             self.last_reused = 0;
             return Ok(SearchReport::instant(mv, start.elapsed()));
         }
@@ -428,7 +524,7 @@ impl<G: Game + Sync> Agent<G> for Mcts {
             && budget.time.is_none()
             && budget.clock.is_none()
             && budget.stop.is_none();
-        let iterations = if unlimited { Some(Self::DEFAULT_ITERATIONS) } else { budget.iterations };
+        let iterations = if unlimited { Some(DEFAULT_ITERATIONS) } else { budget.iterations };
         // With a count budget every tree stops on its own, which keeps threads reproducible;
         // otherwise a proof in one tree ends them all.
         let proven_flag = AtomicBool::new(false);
@@ -446,7 +542,7 @@ impl<G: Game + Sync> Agent<G> for Mcts {
             .collect();
         let run = |i: usize, tree: &mut Tree<G::Move>| -> Stats {
             let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(call_seed, i as u64));
-            playout::search(game, state, tree, &params, &limits[i], &mut rng)
+            playout::search(game, &self.eval, state, tree, &params, &limits[i], &mut rng)
         };
         let stats: Vec<Stats> = if threads == 1 {
             vec![run(0, &mut trees[0])]
@@ -512,7 +608,7 @@ impl<G: Game + Sync> Agent<G> for Mcts {
             .expect("at least one tree");
         let pv = principal_variation(pv_tree, best_move);
 
-        let child_stats: Vec<ChildStats<G::Move>> = merged
+        self.last_stats = merged
             .iter()
             .map(|m| ChildStats {
                 mv: m.mv,
@@ -521,9 +617,8 @@ impl<G: Game + Sync> Agent<G> for Mcts {
                 proven: proof_value(m.proof),
             })
             .collect();
-        self.last_stats = Some(Box::new(child_stats));
         if self.tree_reuse {
-            self.kept = Some(Box::new(Kept { state: state.clone(), trees }));
+            self.kept = Some(Kept { state: state.clone(), trees });
         }
 
         Ok(SearchReport {
@@ -539,8 +634,7 @@ impl<G: Game + Sync> Agent<G> for Mcts {
     }
 
     fn observe(&mut self, game: &G, state_before: &G::State, mv: G::Move) {
-        let Some(kept) = self.kept.take() else { return };
-        let Ok(mut kept) = kept.downcast::<Kept<G::State, G::Move>>() else { return };
+        let Some(mut kept) = self.kept.take() else { return };
         if kept.state != *state_before {
             return;
         }
@@ -556,12 +650,12 @@ impl<G: Game + Sync> Agent<G> for Mcts {
         }
         let mut state = kept.state;
         game.apply(&mut state, mv);
-        self.kept = Some(Box::new(Kept { state, trees }));
+        self.kept = Some(Kept { state, trees });
     }
 
     fn new_game(&mut self) {
         self.kept = None;
-        self.last_stats = None;
+        self.last_stats.clear();
         self.last_reused = 0;
     }
 }
@@ -613,5 +707,6 @@ mod tests {
     fn name_lists_non_default_options() {
         let m = Mcts::new().with_threads(2).with_rollout_cutoff(Some(4)).with_solver(false);
         assert_eq!(Agent::<TicTacToe>::name(&m), "mcts(c=1.41,threads=2,cutoff=4,solver=off)");
+        assert_eq!(Mcts::DEFAULT_ITERATIONS, DEFAULT_ITERATIONS);
     }
 }

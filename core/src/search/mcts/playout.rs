@@ -7,8 +7,9 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::eval_to_rewards;
+use super::eval_to_rewards_with;
 use super::tree::{Proof, Tree, NONE, TERMINAL};
+use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Outcome, Player};
 use crate::search::Deadline;
 
@@ -66,8 +67,9 @@ pub(super) struct Stats {
 
 /// Runs iterations on `tree`, whose root is `root_state`, until a limit is reached or the root
 /// is proven.
-pub(super) fn search<G: Game>(
+pub(super) fn search<G: Game, E: Evaluator<G>>(
     game: &G,
+    eval: &E,
     root_state: &G::State,
     tree: &mut Tree<G::Move>,
     params: &Params,
@@ -76,6 +78,7 @@ pub(super) fn search<G: Game>(
 ) -> Stats {
     let mut worker = Worker {
         game,
+        eval,
         params,
         rng,
         moves: MoveList::new(),
@@ -113,8 +116,9 @@ pub(super) fn search<G: Game>(
     worker.stats
 }
 
-struct Worker<'a, G: Game> {
+struct Worker<'a, G: Game, E> {
     game: &'a G,
+    eval: &'a E,
     params: &'a Params,
     rng: &'a mut ChaCha8Rng,
     moves: MoveList<G::Move>,
@@ -122,7 +126,7 @@ struct Worker<'a, G: Game> {
     stats: Stats,
 }
 
-impl<G: Game> Worker<'_, G> {
+impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     fn expand_root(&mut self, state: &G::State, tree: &mut Tree<G::Move>) {
         self.game.generate_moves(state, &mut self.moves);
         if self.moves.is_empty() {
@@ -234,7 +238,8 @@ impl<G: Game> Worker<'_, G> {
                 return (plies == 0, plies);
             }
             if self.params.rollout_cutoff.is_some_and(|k| plies >= k) {
-                eval_to_rewards(game, state, self.params.eval_scale, &mut self.rewards);
+                let scale = self.params.eval_scale;
+                eval_to_rewards_with(self.eval, game, state, scale, &mut self.rewards);
                 return (false, plies);
             }
             let mv = self.moves[random_index(self.rng, self.moves.len())];

@@ -14,12 +14,11 @@ use ply::arena::{
 };
 use ply::games::mix64;
 use ply::search::SearchError;
-use ply::{Game, Notation};
 
-use super::agents::AgentSpec;
-use super::games::GameVisitor;
-use super::play::format_line;
 use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
+use crate::play::format_line;
+use crate::registry::{AgentKit, ToolGame};
+use crate::spec::AgentSpec;
 
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,21 +129,28 @@ pub struct Run<'a> {
     pub sink: &'a mut dyn FnMut(&GameRecord) -> Result<(), String>,
 }
 
-impl GameVisitor for Run<'_> {
-    type Output = Result<RunSummary, RunError>;
-
-    fn visit<G: Game + Notation + Sync + Send + 'static>(self, game: G) -> Self::Output {
-        run_on(&game, self)
+impl Run<'_> {
+    /// Plays the tournament on `game`, building its agents with `kit`.
+    ///
+    /// # Errors
+    /// A spec the game cannot build, a bad opening, an agent that fails, or the sink's error.
+    pub fn play<G: ToolGame>(self, game: G, kit: &AgentKit<G>) -> Result<RunSummary, RunError> {
+        run_on(&game, kit, self)
     }
 }
 
-fn run_on<G: Game + Notation + Sync + 'static>(
-    game: &G,
-    run: Run<'_>,
-) -> Result<RunSummary, RunError> {
+fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunSummary, RunError> {
     let cfg = run.config;
     if cfg.agents.is_empty() {
         return Err(RunError::new("no agents"));
+    }
+    for spec in &cfg.agents {
+        if let Err(e) = kit.build(spec, 0) {
+            return Err(RunError {
+                unsupported: true,
+                message: format!("{}: {spec}: {e}", cfg.game),
+            });
+        }
     }
     let players = game.num_players();
     let initial = game.initial_state();
@@ -213,7 +219,7 @@ fn run_on<G: Game + Notation + Sync + 'static>(
                 }
                 let Some(f) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                 let (base, line, start) = opening_of(f);
-                let result = play_fixture(game, cfg, names, f, &base, &line, &start);
+                let result = play_fixture(game, kit, cfg, names, f, &base, &line, &start);
                 if tx.send(result).is_err() {
                     break;
                 }
@@ -269,8 +275,10 @@ fn run_on<G: Game + Notation + Sync + 'static>(
     }
 }
 
-fn play_fixture<G: Game + Notation + Sync + 'static>(
+#[allow(clippy::too_many_arguments)]
+fn play_fixture<G: ToolGame>(
     game: &G,
+    kit: &AgentKit<G>,
     cfg: &TournamentConfig,
     names: &[String],
     f: &Fixture,
@@ -279,15 +287,18 @@ fn play_fixture<G: Game + Notation + Sync + 'static>(
     start: &G::State,
 ) -> Result<GameRecord, RunError> {
     let seed = game_seed(cfg.seed, f.index);
-    let mut seats: Vec<Seat<G>> = f
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(s, &a)| {
-            let spec = &cfg.agents[a];
-            Seat::new(spec.build::<G>(mix64(seed ^ (s as u64 + 1))), spec.budget())
-        })
-        .collect();
+    let mut seats: Vec<Seat<G>> =
+        f.seats
+            .iter()
+            .enumerate()
+            .map(|(s, &a)| {
+                let spec = &cfg.agents[a];
+                let agent = kit.build(spec, mix64(seed ^ (s as u64 + 1))).map_err(|e| {
+                    RunError { unsupported: true, message: format!("{}: {spec}: {e}", cfg.game) }
+                })?;
+                Ok(Seat::new(agent, spec.budget()))
+            })
+            .collect::<Result<_, RunError>>()?;
     let played = play_game(game, start, &mut seats, cfg.max_plies).map_err(|e| RunError {
         unsupported: matches!(
             &e,

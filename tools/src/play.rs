@@ -10,12 +10,15 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use std::time::Duration;
+
 use ply::games::mix64;
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
-use super::agents::AgentSpec;
-use super::units::{secs, si};
+use crate::registry::AgentKit;
+use crate::spec::{parse_duration, AgentSpec};
+use crate::units::{secs, si};
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,11 +78,107 @@ pub struct PlayArgs {
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<AgentSpec>,
     /// Seats played by humans. Default: first when stdin is a terminal, none otherwise.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "seats")]
     pub human: Option<HumanSide>,
+    /// Who plays a seat: N=human or N=SPEC (e.g. 2=mcts:time=200ms); repeatable. Seats not
+    /// given are played by the engine.
+    #[arg(long = "seat", value_name = "N=WHO")]
+    pub seats: Vec<String>,
     /// Seed for the engines (default: from the clock, printed so a game can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Start from this position, in the game's position notation (PDN FEN for checkers and
+    /// draughts).
+    #[arg(long, visible_alias = "fen", value_name = "P")]
+    pub position: Option<String>,
+    /// Time per engine move, e.g. 500ms or 2s (sets the time of every engine).
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    pub time: Option<Duration>,
+    /// Search depth of every engine, in plies.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+}
+
+/// Reads `--seat N=WHO` options into one seat per player; seats not given get `default`.
+///
+/// # Errors
+/// A malformed option, a seat outside `1..=players`, a bad spec, or a seat given twice.
+pub fn parse_seats(
+    texts: &[String],
+    players: usize,
+    default: &AgentSpec,
+) -> Result<Vec<Seat>, String> {
+    let mut seats: Vec<Option<Seat>> = vec![None; players];
+    for text in texts {
+        let (n, who) = text
+            .split_once('=')
+            .ok_or_else(|| format!("bad --seat {text:?}: expected N=human or N=SPEC"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| (1..=players).contains(n))
+            .ok_or_else(|| format!("bad --seat {text:?}: seat must be 1..={players}"))?;
+        let seat = match who.trim() {
+            "human" => Seat::Human,
+            spec => Seat::Engine(
+                spec.parse::<AgentSpec>().map_err(|e| format!("bad --seat {text:?}: {e}"))?,
+            ),
+        };
+        if seats[n - 1].replace(seat).is_some() {
+            return Err(format!("seat {n} is given twice"));
+        }
+    }
+    Ok(seats.into_iter().map(|s| s.unwrap_or_else(|| Seat::Engine(default.clone()))).collect())
+}
+
+fn parse_time(text: &str) -> Result<Duration, String> {
+    parse_duration(text).map_err(|e| e.to_string())
+}
+
+impl PlayArgs {
+    /// The engine specs: `--engine`s, else `default`, with `--time`/`--depth` applied to
+    /// every one (`--depth` alone drops the spec's time limit).
+    ///
+    /// # Errors
+    /// If `default` is not a spec.
+    pub fn engine_specs(&self, default: &str) -> Result<Vec<AgentSpec>, String> {
+        self.engine_specs_for(default, 2)
+    }
+
+    /// [`PlayArgs::engine_specs`] for a game of `players` players: a default alpha-beta
+    /// becomes paranoid search when there are not two players.
+    ///
+    /// # Errors
+    /// If `default` is not a spec.
+    pub fn engine_specs_for(
+        &self,
+        default: &str,
+        players: usize,
+    ) -> Result<Vec<AgentSpec>, String> {
+        let mut specs = self.engines.clone();
+        if specs.is_empty() {
+            let mut spec: AgentSpec =
+                default.parse().map_err(|e| format!("default engine: {e}"))?;
+            if players != 2 && spec.algorithm == crate::spec::Algorithm::AlphaBeta {
+                spec.algorithm = crate::spec::Algorithm::Paranoid;
+                spec.plain = None;
+            }
+            specs.push(spec);
+        }
+        for spec in &mut specs {
+            if self.time.is_some() {
+                spec.time = self.time;
+            }
+            if self.depth.is_some() {
+                spec.depth = self.depth;
+                if self.time.is_none() {
+                    spec.time = None;
+                }
+            }
+        }
+        Ok(specs)
+    }
 }
 
 /// What a game program passes to [`run`] besides its parsed options.
@@ -91,7 +190,7 @@ pub struct Defaults<'a> {
     /// short: this is the mode of scripts and smoke tests).
     pub batch_engine: &'a str,
     /// A name per seat (`["Black", "White"]`); empty for "player 1", "player 2", ...
-    pub names: &'a [&'a str],
+    pub names: &'a [String],
 }
 
 /// The settings of one game in the terminal.
@@ -140,6 +239,14 @@ pub enum PlayLoopError {
         spec: String,
         /// Why.
         source: SearchError,
+    },
+    /// An engine spec that cannot be built for this game.
+    #[error("engine {spec}: {reason}")]
+    Spec {
+        /// The engine's spec.
+        spec: String,
+        /// Why.
+        reason: String,
     },
     /// An engine answered a move that is not legal.
     #[error("engine {spec} answered an illegal move: {mv}")]
@@ -389,14 +496,21 @@ pub fn clock_seed() -> u64 {
 
 type Engine<G> = (Box<dyn Agent<G> + Send>, Budget, String);
 
-fn build_engines<G: Game + Sync + 'static>(seats: &[Seat], seed: u64) -> Vec<Option<Engine<G>>> {
+fn build_engines<G: Notation + Sync + 'static>(
+    seats: &[Seat],
+    seed: u64,
+    kit: &AgentKit<G>,
+) -> Result<Vec<Option<Engine<G>>>, PlayLoopError> {
     seats
         .iter()
         .enumerate()
         .map(|(s, seat)| match seat {
-            Seat::Human => None,
+            Seat::Human => Ok(None),
             Seat::Engine(spec) => {
-                Some((spec.build(mix64(seed ^ s as u64)), spec.budget(), spec.to_string()))
+                let agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(|e| {
+                    PlayLoopError::Spec { spec: spec.to_string(), reason: e.to_string() }
+                })?;
+                Ok(Some((agent, spec.budget(), spec.to_string())))
             }
         })
         .collect()
@@ -465,12 +579,13 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     game: &'g G,
     start: G::State,
     config: &PlayConfig,
+    kit: &AgentKit<G>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(Ending, Record<'g, G>), PlayLoopError> {
     assert_eq!(config.seats.len(), game.num_players(), "one seat per player");
     let names: Vec<String> = (0..game.num_players()).map(|i| config.name(Player::new(i))).collect();
-    let mut engines = build_engines::<G>(&config.seats, config.seed);
+    let mut engines = build_engines(&config.seats, config.seed, kit)?;
     let mut record = Record::new(game, start.clone());
     let mut to_move: Vec<Player> = Vec::new();
     let mut line = Vec::new();
@@ -562,6 +677,7 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
     seats: &[AgentSpec],
     seed: u64,
     names: &[String],
+    kit: &AgentKit<G>,
     out: &mut impl Write,
 ) -> Result<Record<'g, G>, PlayLoopError> {
     let seats: Vec<Seat> = seats.iter().cloned().map(Seat::Engine).collect();
@@ -569,7 +685,7 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
     let names: Vec<String> = (0..game.num_players())
         .map(|i| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string()))
         .collect();
-    let mut engines = build_engines::<G>(&seats, seed);
+    let mut engines = build_engines(&seats, seed, kit)?;
     let mut record = Record::new(game, start);
     while record.outcome().is_none() {
         let seat = game.to_move(record.state()).index();
@@ -588,26 +704,37 @@ pub fn run<G: Notation + Sync + 'static>(
     start: G::State,
     args: &PlayArgs,
     defaults: Defaults<'_>,
+    kit: &AgentKit<G>,
 ) -> ExitCode {
     let stdin_is_terminal = io::stdin().is_terminal();
     let human =
         args.human.unwrap_or(if stdin_is_terminal { HumanSide::First } else { HumanSide::None });
-    let default_spec =
-        if human == HumanSide::None { defaults.batch_engine } else { defaults.engine };
-    let engines = if args.engines.is_empty() {
-        match default_spec.parse::<AgentSpec>() {
-            Ok(spec) => vec![spec],
-            Err(e) => {
-                eprintln!("error: default engine: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+    let humans_play = if args.seats.is_empty() {
+        human != HumanSide::None
     } else {
-        args.engines.clone()
+        args.seats.iter().any(|s| s.split_once('=').is_some_and(|(_, w)| w.trim() == "human"))
     };
+    let default_spec = if humans_play { defaults.engine } else { defaults.batch_engine };
+    let seats = args.engine_specs_for(default_spec, game.num_players()).and_then(|engines| {
+        if args.seats.is_empty() {
+            Ok(human.seats(game.num_players(), &engines))
+        } else {
+            parse_seats(&args.seats, game.num_players(), &engines[0])
+        }
+    });
+    let seats = match seats {
+        Ok(seats) => seats,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if game.outcome(&start).is_some() {
+        eprintln!("error: the start position is already over");
+        return ExitCode::FAILURE;
+    }
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let names: Vec<String> = defaults.names.iter().map(|s| s.to_string()).collect();
-    let seats = human.seats(game.num_players(), &engines);
+    let names: Vec<String> = defaults.names.to_vec();
     let color = color_enabled();
     let mut out = io::stdout().lock();
     let describe: Vec<String> = seats
@@ -622,7 +749,7 @@ pub fn run<G: Notation + Sync + 'static>(
         })
         .collect();
     let _ = writeln!(out, "{}  (seed {seed})", describe.join(", "));
-    let result = if human == HumanSide::None {
+    let result = if !humans_play {
         let specs: Vec<AgentSpec> = seats
             .into_iter()
             .filter_map(|s| match s {
@@ -630,20 +757,36 @@ pub fn run<G: Notation + Sync + 'static>(
                 Seat::Human => None,
             })
             .collect();
-        play_engines(game, start, &specs, seed, &names, &mut out).map(|_| ())
+        play_engines(game, start, &specs, seed, &names, kit, &mut out).map(|_| ())
     } else {
         let config = PlayConfig { seats, seed, color, names, echo: !stdin_is_terminal };
         let mut input = io::stdin().lock();
         if stdin_is_terminal {
             let _ = writeln!(out, "type help for the commands");
         }
-        play_terminal(game, start, &config, &mut input, &mut out).map(|_| ())
+        play_terminal(game, start, &config, kit, &mut input, &mut out).map(|_| ())
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(PlayLoopError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// [`run`] from the start position of `--position` (or the game's initial state).
+pub fn run_program<G: Notation + Sync + 'static>(
+    game: &G,
+    args: &PlayArgs,
+    defaults: Defaults<'_>,
+    kit: &AgentKit<G>,
+) -> ExitCode {
+    match start_state(game, args.position.as_deref(), "--position") {
+        Ok(start) => run(game, start, args, defaults, kit),
+        Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
@@ -723,9 +866,15 @@ mod tests {
         let g = TicTacToe;
         let config = PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true };
         let mut out = Vec::new();
-        let (ending, record) =
-            play_terminal(&g, g.initial_state(), &config, &mut script.as_bytes(), &mut out)
-                .unwrap();
+        let (ending, record) = play_terminal(
+            &g,
+            g.initial_state(),
+            &config,
+            &AgentKit::default(),
+            &mut script.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
         (ending, record.moves().to_vec(), String::from_utf8(out).unwrap())
     }
 
@@ -769,7 +918,9 @@ mod tests {
         let g = TicTacToe;
         let specs = [spec("alphabeta:depth=9"), spec("random:seed=5")];
         let mut out = Vec::new();
-        let record = play_engines(&g, g.initial_state(), &specs, 7, &[], &mut out).unwrap();
+        let record =
+            play_engines(&g, g.initial_state(), &specs, 7, &[], &AgentKit::default(), &mut out)
+                .unwrap();
         let outcome = record.outcome().unwrap();
         assert!(outcome.reward(Player(0), 2) >= 0.5, "perfect play never loses");
         let text = String::from_utf8(out).unwrap();

@@ -1,16 +1,36 @@
-//! A Hub protocol client (version 2, Scan's protocol): an external international draughts
-//! engine as an [`Agent`]. The engine is started on the first move; each move sends the
-//! position (`pos pos=...`), the limit (`level depth=N` or `level move-time=S`) and
-//! `go think`, and reads `info` lines up to `done move=...`.
+//! A Hub protocol client (version 2, Scan's protocol): an external draughts engine as an
+//! [`Agent`] for any game with a [`HubCodec`]. The engine is started on the first move; each
+//! move sends the position (`pos pos=...`), the limit (`level depth=N` or
+//! `level move-time=S`) and `go think`, and reads `info` lines up to `done move=...`.
 
 use std::io;
 use std::time::{Duration, Instant};
 
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
-use ply_draughts::hub::{format_position, parse_hub_move};
-use ply_draughts::{DraughtsState, InternationalDraughts, Move};
+use ply::Game;
 
-use super::engine_process::{fields, EngineProcess, Transport};
+use super::process::{fields, EngineProcess, Transport};
+
+/// Reads an engine's move text as a legal move of a position.
+pub type MoveReader<G> = fn(&G, &<G as Game>::State, &str) -> Result<<G as Game>::Move, String>;
+
+/// How a game's positions and moves read in the Hub protocol. Plain functions, so a
+/// registration builds one from the ruleset's own formatters.
+pub struct HubCodec<G: Game> {
+    /// The text of `pos=` for a position (international draughts: `W` or `B`, then one of
+    /// `w b W B e` per square).
+    pub position: fn(&G, &G::State) -> String,
+    /// Reads an engine's `move=` text as a legal move of the position.
+    pub parse_move: MoveReader<G>,
+}
+
+impl<G: Game> Clone for HubCodec<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for HubCodec<G> {}
 
 /// How long the handshake may take.
 const STARTUP: Duration = Duration::from_secs(30);
@@ -23,17 +43,19 @@ enum Link {
 }
 
 /// An external engine speaking the Hub protocol.
-pub struct HubClient {
+pub struct HubClient<G: Game> {
+    codec: HubCodec<G>,
     link: Link,
     name: String,
     ready: bool,
     new_game: bool,
 }
 
-impl HubClient {
+impl<G: Game> HubClient<G> {
     /// A client that starts `command` (through the shell) when it is first asked to move.
-    pub fn new(command: &str) -> HubClient {
+    pub fn new(command: &str, codec: HubCodec<G>) -> Self {
         HubClient {
+            codec,
             link: Link::Command(command.to_string()),
             name: "hub".into(),
             ready: false,
@@ -42,8 +64,14 @@ impl HubClient {
     }
 
     /// A client over an open connection (the handshake is still to do).
-    pub fn with_transport(transport: Box<dyn Transport>) -> HubClient {
-        HubClient { link: Link::Open(transport), name: "hub".into(), ready: false, new_game: true }
+    pub fn with_transport(transport: Box<dyn Transport>, codec: HubCodec<G>) -> Self {
+        HubClient {
+            codec,
+            link: Link::Open(transport),
+            name: "hub".into(),
+            ready: false,
+            new_game: true,
+        }
     }
 
     fn failed(reason: String) -> SearchError {
@@ -116,18 +144,19 @@ fn answer_timeout(budget: &Budget) -> Duration {
     }
 }
 
-fn think(
+fn think<G: Game>(
     t: &mut dyn Transport,
-    game: &InternationalDraughts,
-    state: &DraughtsState,
+    codec: HubCodec<G>,
+    game: &G,
+    state: &G::State,
     budget: &Budget,
     new_game: bool,
-) -> Result<SearchReport<Move>, String> {
+) -> Result<SearchReport<G::Move>, String> {
     let io = |e: io::Error| e.to_string();
     if new_game {
         t.send("new-game").map_err(io)?;
     }
-    t.send(&format!("pos pos={}", format_position(state))).map_err(io)?;
+    t.send(&format!("pos pos={}", (codec.position)(game, state))).map_err(io)?;
     t.send(&level_command(budget)).map_err(io)?;
     let start = Instant::now();
     t.send("go think").map_err(io)?;
@@ -147,7 +176,7 @@ fn think(
             }
             "done" => {
                 let text = get("move").ok_or_else(|| format!("no move in {line:?}"))?;
-                let mv = parse_hub_move(game, state, text)?;
+                let mv = (codec.parse_move)(game, state, text)?;
                 let mut report = SearchReport::instant(mv, start.elapsed());
                 (report.depth, report.nodes, report.value) = (depth, nodes, value);
                 return Ok(report);
@@ -158,20 +187,21 @@ fn think(
     }
 }
 
-impl Agent<InternationalDraughts> for HubClient {
+impl<G: Game> Agent<G> for HubClient<G> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
     fn choose(
         &mut self,
-        game: &InternationalDraughts,
-        position: Position<'_, DraughtsState>,
+        game: &G,
+        position: Position<'_, G::State>,
         budget: &Budget,
-    ) -> Result<SearchReport<Move>, SearchError> {
+    ) -> Result<SearchReport<G::Move>, SearchError> {
         let new_game = self.new_game;
+        let codec = self.codec;
         let t = self.connect().map_err(Self::failed)?;
-        let result = think(t.as_mut(), game, position.state, budget, new_game);
+        let result = think(t.as_mut(), codec, game, position.state, budget, new_game);
         self.new_game = false;
         result.map_err(Self::failed)
     }
@@ -184,19 +214,27 @@ impl Agent<InternationalDraughts> for HubClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::engine_process::Loopback;
+    use crate::engines::process::Loopback;
     use ply::search::baseline::Greedy;
-    use ply::{Game, MoveList};
-    use ply_draughts::hub::HubEngine;
+    use ply::MoveList;
+    use ply_draughts::hub::{format_position, parse_hub_move, HubEngine};
+    use ply_draughts::InternationalDraughts;
 
-    fn client() -> HubClient {
+    fn codec() -> HubCodec<InternationalDraughts> {
+        HubCodec { position: |_, s| format_position(s), parse_move: parse_hub_move }
+    }
+
+    fn client() -> HubClient<InternationalDraughts> {
         let mut engine = HubEngine::new(Greedy::with_seed(3));
         let handler = move |line: &str| {
             let mut out = Vec::new();
             engine.handle(line, &mut out);
             out
         };
-        HubClient::with_transport(Box::new(Loopback { handler, pending: Default::default() }))
+        HubClient::with_transport(
+            Box::new(Loopback { handler, pending: Default::default() }),
+            codec(),
+        )
     }
 
     #[test]
@@ -230,7 +268,7 @@ mod tests {
     fn a_missing_program_is_an_error_not_a_panic() {
         let game = InternationalDraughts::new();
         let state = game.initial_state();
-        let mut agent = HubClient::new("/nonexistent/engine-xyz");
+        let mut agent = HubClient::new("/nonexistent/engine-xyz", codec());
         let e = agent.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap_err();
         assert!(matches!(e, SearchError::Engine { engine: "hub", .. }), "{e}");
     }

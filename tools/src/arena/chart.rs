@@ -122,8 +122,8 @@ fn panel(svg: &mut String, t: &Tournament, top: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::results::tests::record;
-    use crate::common::results::GameResult;
+    use crate::arena::results::tests::record;
+    use crate::arena::results::GameResult;
 
     #[test]
     fn curves_and_document() {

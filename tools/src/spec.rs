@@ -7,22 +7,21 @@
 //! a unit: `250us`, `100ms`, `2s`, `1.5s`, `1m`. External engines take a command line in `cmd=`,
 //! which must come last and takes the rest of the spec verbatim (commas included).
 
-use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use ply::eval::Evaluator;
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::baseline::{Greedy, RandomAgent};
 use ply::search::mcts::Mcts;
 use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
-use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
-use ply::Game;
-use ply_draughts::InternationalDraughts;
-use ply_reversi::Reversi;
+use ply::search::{Agent, Budget};
+use ply::{Game, Notation};
 
-use super::hub::HubClient;
-use super::nboard::NBoardClient;
+use crate::engines::hub::HubClient;
+use crate::engines::nboard::NBoardClient;
+use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
 pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL]   two-player alpha-beta (plain=true: no enhancements)
@@ -34,6 +33,7 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL
   random                                                uniformly random legal moves
   hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
+  searches take eval=NAME: an evaluation the game registers (default: the game's own);
   every agent also takes seed=N; T is a duration such as 100ms, 2s or 1.5s;
   a search with no depth, time, nodes or iters limit gets time=1s";
 
@@ -95,14 +95,16 @@ impl Algorithm {
     /// The option keys this algorithm accepts.
     pub fn keys(self) -> &'static [&'static str] {
         match self {
-            Algorithm::AlphaBeta => &["depth", "time", "nodes", "tt", "plain", "seed"],
-            Algorithm::Mcts => {
-                &["iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "seed"]
-            }
+            Algorithm::AlphaBeta => &["depth", "time", "nodes", "tt", "plain", "eval", "seed"],
+            Algorithm::Mcts => &[
+                "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
+                "seed",
+            ],
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
-                &["depth", "time", "nodes", "tt", "seed"]
+                &["depth", "time", "nodes", "tt", "eval", "seed"]
             }
-            Algorithm::Greedy | Algorithm::Random => &["seed"],
+            Algorithm::Greedy => &["eval", "seed"],
+            Algorithm::Random => &["seed"],
             Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "seed", "cmd"],
         }
     }
@@ -116,6 +118,26 @@ impl Algorithm {
 /// A bad agent spec.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// `eval=NAME` names no evaluation of this game.
+    #[error("unknown evaluation {name:?}; this game has: {known}")]
+    UnknownEvaluator {
+        /// The name given.
+        name: String,
+        /// The game's evaluations, comma-separated.
+        known: String,
+    },
+    /// An external engine on a game whose registration has no codec for its protocol.
+    #[error("{agent} engines cannot play this game: it has no {agent} protocol codec")]
+    UnsupportedEngine {
+        /// The protocol.
+        agent: &'static str,
+    },
+    /// An external engine given where a search was expected.
+    #[error("{agent} is an external engine, not a search")]
+    External {
+        /// The protocol.
+        agent: &'static str,
+    },
     /// The name before `:` is not an agent.
     #[error("unknown agent {0:?}; accepted agents:\n{list}", list = ACCEPTED)]
     UnknownAgent(String),
@@ -200,6 +222,8 @@ pub struct AgentSpec {
     pub reuse: Option<bool>,
     /// A fixed seed (otherwise the caller's).
     pub seed: Option<u64>,
+    /// The evaluation, by the name the game registered it under (`None`: the game's own).
+    pub eval: Option<String>,
     /// The command line of an external engine.
     pub cmd: Option<String>,
 }
@@ -221,6 +245,7 @@ impl AgentSpec {
             solver: None,
             reuse: None,
             seed: None,
+            eval: None,
             cmd: None,
         }
     }
@@ -249,15 +274,23 @@ impl AgentSpec {
         self.seed.unwrap_or(seed)
     }
 
-    /// A fresh agent for this spec, seeded with the spec's `seed=` or else `seed`.
+    /// A fresh search agent for this spec with the evaluation `eval`, seeded with the spec's
+    /// `seed=` or else `seed`. Games usually build agents through their
+    /// [`AgentKit`](crate::registry::AgentKit), which finds the evaluation a spec names.
     ///
-    /// External engines are protocol clients for one game each: `hub` plays
-    /// international draughts, `nboard` 2-player 8x8 Reversi. The program is started on the
-    /// first move; on any other game, or if it cannot be started, the agent answers
-    /// [`SearchError::Unsupported`] with the reason.
-    pub fn build<G: Game + Sync + 'static>(&self, seed: u64) -> Box<dyn Agent<G> + Send> {
+    /// # Errors
+    /// [`SpecError::External`] for an external engine (the kit builds those).
+    pub fn build_search<G, E>(
+        &self,
+        eval: E,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: Game + Sync + 'static,
+        E: Evaluator<G>,
+    {
         let seed = self.effective_seed(seed);
-        match self.algorithm {
+        Ok(match self.algorithm {
             Algorithm::AlphaBeta => {
                 let mut a = if self.plain == Some(true) {
                     AlphaBeta::with_options(AlphaBetaOptions::plain())
@@ -267,7 +300,7 @@ impl AgentSpec {
                 if let Some(mb) = self.tt_mb {
                     a = a.with_tt_mb(mb);
                 }
-                Box::new(a)
+                Box::new(a.with_evaluator(eval))
             }
             Algorithm::Mcts => {
                 let mut m = Mcts::new().with_seed(seed);
@@ -286,7 +319,7 @@ impl AgentSpec {
                 if let Some(r) = self.reuse {
                     m = m.with_tree_reuse(r);
                 }
-                Box::new(m)
+                Box::new(m.with_evaluator(eval))
             }
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
                 let model = match self.algorithm {
@@ -298,54 +331,34 @@ impl AgentSpec {
                 if let Some(mb) = self.tt_mb {
                     s = s.with_tt_mb(mb);
                 }
-                Box::new(s)
+                Box::new(s.with_evaluator(eval))
             }
-            Algorithm::Greedy => Box::new(Greedy::with_seed(seed)),
+            Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
             Algorithm::Random => Box::new(RandomAgent::new(seed)),
-            Algorithm::Hub | Algorithm::NBoard => self.build_external::<G>(),
-        }
-    }
-
-    /// The protocol client of an external engine, if `G` is the game its protocol speaks.
-    fn build_external<G: Game + 'static>(&self) -> Box<dyn Agent<G> + Send> {
-        let cmd = self.cmd.as_deref().unwrap_or("");
-        // The client is built for its one game; the downcast succeeds exactly when `G` is
-        // that game, so no agent of the wrong type can come out of it.
-        let client: Box<dyn Any> = match self.algorithm {
-            Algorithm::Hub => Box::new(
-                Box::new(HubClient::new(cmd)) as Box<dyn Agent<InternationalDraughts> + Send>
-            ),
-            _ => Box::new(Box::new(NBoardClient::new(cmd)) as Box<dyn Agent<Reversi> + Send>),
-        };
-        match client.downcast::<Box<dyn Agent<G> + Send>>() {
-            Ok(agent) => *agent,
-            Err(_) => Box::new(Unavailable { name: self.algorithm.name() }),
-        }
-    }
-}
-
-/// The stand-in for an external engine where no protocol client is wired up.
-struct Unavailable {
-    name: &'static str,
-}
-
-impl<G: Game> Agent<G> for Unavailable {
-    fn name(&self) -> String {
-        self.name.to_string()
-    }
-
-    fn choose(
-        &mut self,
-        _game: &G,
-        _position: Position<'_, G::State>,
-        _budget: &Budget,
-    ) -> Result<SearchReport<G::Move>, SearchError> {
-        Err(SearchError::Unsupported {
-            algorithm: self.name,
-            reason: "hub engines play international-draughts and nboard engines reversi \
-                     (2 players, 8x8) only"
-                .to_string(),
+            Algorithm::Hub | Algorithm::NBoard => {
+                return Err(SpecError::External { agent: self.algorithm.name() })
+            }
         })
+    }
+
+    /// The protocol client of an external engine, through the codec the game's kit has for
+    /// the protocol. The program is started on the first move.
+    ///
+    /// # Errors
+    /// [`SpecError::UnsupportedEngine`] if the game has no codec for the protocol.
+    pub fn build_external<G: Game + Notation + 'static>(
+        &self,
+        kit: &AgentKit<G>,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
+        let cmd = self.cmd.as_deref().unwrap_or("");
+        let missing = || SpecError::UnsupportedEngine { agent: self.algorithm.name() };
+        match self.algorithm {
+            Algorithm::Hub => Ok(Box::new(HubClient::new(cmd, kit.hub.ok_or_else(missing)?))),
+            Algorithm::NBoard => {
+                Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
+            }
+            _ => Err(SpecError::External { agent: self.algorithm.name() }),
+        }
     }
 }
 
@@ -542,6 +555,14 @@ impl FromStr for AgentSpec {
                     let v = value.parse().map_err(|_| bad("a whole number"))?;
                     set(&mut spec.seed, v, duplicate)?
                 }
+                "eval" => {
+                    let ok = !value.is_empty()
+                        && value.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c));
+                    if !ok {
+                        return Err(bad("an evaluation name (letters, digits, - and _)"));
+                    }
+                    set(&mut spec.eval, value.to_string(), duplicate)?
+                }
                 "cmd" => {
                     if value.is_empty() {
                         return Err(bad("a command line"));
@@ -596,6 +617,9 @@ impl fmt::Display for AgentSpec {
         if let Some(v) = self.reuse {
             options.push(format!("reuse={v}"));
         }
+        if let Some(v) = &self.eval {
+            options.push(format!("eval={v}"));
+        }
         if let Some(v) = self.seed {
             options.push(format!("seed={v}"));
         }
@@ -614,7 +638,8 @@ impl fmt::Display for AgentSpec {
 mod tests {
     use super::*;
     use ply::games::TicTacToe;
-    use ply::MoveList;
+    use ply::search::Position;
+    use ply::{MoveList, Player};
 
     fn spec(text: &str) -> AgentSpec {
         text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -708,7 +733,7 @@ mod tests {
         assert!(e.to_string().contains("iters, time"), "{e}");
 
         let e = "greedy:depth=2".parse::<AgentSpec>().unwrap_err();
-        assert!(e.to_string().contains("greedy accepts seed"), "{e}");
+        assert!(e.to_string().contains("greedy accepts eval, seed"), "{e}");
 
         let e = "alphabeta:time=fast".parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadValue { key: "time", .. }));
@@ -755,14 +780,24 @@ mod tests {
         let state = game.initial_state();
         let mut legal = MoveList::new();
         game.generate_moves(&state, &mut legal);
-        for text in ["alphabeta:depth=2", "mcts:iters=50", "greedy", "random:seed=4"] {
+        let mut kit = AgentKit::<TicTacToe>::default();
+        kit.add_evaluator("zero", |_: &TicTacToe, _: &_, _: Player| 0i32);
+        for text in [
+            "alphabeta:depth=2",
+            "alphabeta:depth=2,eval=zero",
+            "mcts:iters=50",
+            "maxn:depth=2,eval=zero",
+            "greedy:eval=zero",
+            "random:seed=4",
+        ] {
             let s = spec(text);
-            let mut agent = s.build::<TicTacToe>(1);
+            let mut agent = kit.build(&s, 1).unwrap_or_else(|e| panic!("{text}: {e}"));
             let report = agent.choose(&game, Position::new(&state), &s.budget()).unwrap();
             assert!(legal.contains(&report.best_move), "{text}");
         }
-        let mut hub = spec("hub:cmd=x").build::<TicTacToe>(1);
-        let err = hub.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap_err();
-        assert!(matches!(err, SearchError::Unsupported { algorithm: "hub", .. }));
+        let e = kit.build(&spec("alphabeta:eval=learned"), 1).err().unwrap();
+        assert_eq!(e.to_string(), "unknown evaluation \"learned\"; this game has: default, zero");
+        let e = kit.build(&spec("hub:cmd=x"), 1).err().unwrap();
+        assert_eq!(e, SpecError::UnsupportedEngine { agent: "hub" });
     }
 }

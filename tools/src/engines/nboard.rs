@@ -1,16 +1,31 @@
 //! An NBoard protocol client (version 2): an external Othello engine (Edax, NTest, ply's own
-//! `reversi nboard` mode) as an [`Agent`] for 2-player 8x8 Reversi. The protocol's only limit
-//! is a search depth: each move sends `set depth N` (the budget's depth, else 8), the position
-//! as a GGF record (`set game ...`) and `go`, and reads the `=== move` answer.
+//! `reversi nboard` mode) as an [`Agent`] for any game with an [`NBoardCodec`]. The
+//! protocol's only limit is a search depth: each move sends `set depth N` (the budget's
+//! depth, else 8), the position as a GGF record (`set game ...`) and `go`, and reads the
+//! `=== move` answer. Moves are read with the game's [`Notation`].
 
 use std::io;
 use std::time::{Duration, Instant};
 
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
-use ply::{Game, Notation, Player};
-use ply_reversi::{Reversi, ReversiMove, ReversiState};
+use ply::{Game, Notation};
 
-use super::engine_process::{EngineProcess, Transport};
+use super::process::{EngineProcess, Transport};
+
+/// How a game's positions read in the NBoard protocol.
+pub struct NBoardCodec<G: Game> {
+    /// The position as a GGF game record (`(;GM[Othello]...BO[8 ... *];)`), or why this
+    /// position cannot be sent (a board the protocol has no form for).
+    pub game_record: fn(&G, &G::State) -> Result<String, String>,
+}
+
+impl<G: Game> Clone for NBoardCodec<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for NBoardCodec<G> {}
 
 /// The depth sent when the budget gives none.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -18,7 +33,8 @@ pub const DEFAULT_DEPTH: u32 = 8;
 const STARTUP: Duration = Duration::from_secs(30);
 
 /// An external engine speaking the NBoard protocol.
-pub struct NBoardClient {
+pub struct NBoardClient<G: Game> {
+    codec: NBoardCodec<G>,
     command: Option<String>,
     transport: Option<Box<dyn Transport>>,
     failure: Option<String>,
@@ -26,10 +42,11 @@ pub struct NBoardClient {
     name: String,
 }
 
-impl NBoardClient {
+impl<G: Game> NBoardClient<G> {
     /// A client that starts `command` (through the shell) when it is first asked to move.
-    pub fn new(command: &str) -> NBoardClient {
+    pub fn new(command: &str, codec: NBoardCodec<G>) -> Self {
         NBoardClient {
+            codec,
             command: Some(command.to_string()),
             transport: None,
             failure: None,
@@ -39,8 +56,9 @@ impl NBoardClient {
     }
 
     /// A client over an open connection (the handshake is still to do).
-    pub fn with_transport(transport: Box<dyn Transport>) -> NBoardClient {
+    pub fn with_transport(transport: Box<dyn Transport>, codec: NBoardCodec<G>) -> Self {
         NBoardClient {
+            codec,
             command: None,
             transport: Some(transport),
             failure: None,
@@ -92,29 +110,12 @@ fn handshake(t: &mut dyn Transport) -> io::Result<String> {
     }
 }
 
-/// The position as a GGF game record with no moves: `BO[8 <64 cells> <side>]`, cells row by
-/// row from a1 with `*` black (player 1), `O` white, `-` empty.
-pub fn ggf(state: &ReversiState) -> String {
-    let cells: String = state
-        .rows()
-        .iter()
-        .flat_map(|r| r.chars())
-        .map(|c| match c {
-            '1' => '*',
-            '2' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = if state.to_move() == Player(0) { '*' } else { 'O' };
-    format!("(;GM[Othello]PC[ply]TY[8]BO[8 {cells} {side}];)")
-}
-
 /// The move of an `=== F5/1.00/0.5` answer.
-pub fn parse_answer(
-    game: &Reversi,
-    state: &ReversiState,
+pub fn parse_answer<G: Notation>(
+    game: &G,
+    state: &G::State,
     line: &str,
-) -> Result<(ReversiMove, Option<f64>), String> {
+) -> Result<(G::Move, Option<f64>), String> {
     let body = line.trim().strip_prefix("===").ok_or_else(|| format!("not an answer: {line:?}"))?;
     let mut parts = body.trim().split('/');
     let text = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -123,16 +124,17 @@ pub fn parse_answer(
     Ok((mv, eval))
 }
 
-fn think(
+fn think<G: Notation>(
     t: &mut dyn Transport,
-    game: &Reversi,
-    state: &ReversiState,
+    game: &G,
+    state: &G::State,
+    record: &str,
     budget: &Budget,
-) -> Result<SearchReport<ReversiMove>, String> {
+) -> Result<SearchReport<G::Move>, String> {
     let io = |e: io::Error| e.to_string();
     let depth = budget.depth.unwrap_or(DEFAULT_DEPTH);
     t.send(&format!("set depth {depth}")).map_err(io)?;
-    t.send(&format!("set game {}", ggf(state))).map_err(io)?;
+    t.send(&format!("set game {record}")).map_err(io)?;
     let start = Instant::now();
     t.send("go").map_err(io)?;
     let timeout = budget.time.map_or(Duration::from_secs(600), |b| b * 5 + Duration::from_secs(5));
@@ -153,47 +155,36 @@ fn think(
     }
 }
 
-impl Agent<Reversi> for NBoardClient {
+impl<G: Notation> Agent<G> for NBoardClient<G> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
     fn choose(
         &mut self,
-        game: &Reversi,
-        position: Position<'_, ReversiState>,
+        game: &G,
+        position: Position<'_, G::State>,
         budget: &Budget,
-    ) -> Result<SearchReport<ReversiMove>, SearchError> {
+    ) -> Result<SearchReport<G::Move>, SearchError> {
         let unsupported = |reason| SearchError::Unsupported { algorithm: "nboard", reason };
-        if game.num_players() != 2 || position.state.size() != 8 {
-            return Err(unsupported("NBoard engines play 2-player 8x8 Othello only".into()));
-        }
+        let record = (self.codec.game_record)(game, position.state).map_err(unsupported)?;
         let failed = |reason| SearchError::Engine { engine: "nboard", reason };
         let t = self.connect().map_err(failed)?;
-        think(t.as_mut(), game, position.state, budget).map_err(failed)
+        think(t.as_mut(), game, position.state, &record, budget).map_err(failed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::engine_process::Loopback;
+    use crate::engines::process::Loopback;
     use ply::search::baseline::Greedy;
     use ply::MoveList;
-    use ply_reversi::nboard::{parse_ggf, NBoard};
+    use ply_reversi::nboard::{format_ggf, NBoard};
+    use ply_reversi::Reversi;
 
-    #[test]
-    fn position_round_trips_through_ggf() {
-        let game = Reversi::new(8, 2).unwrap();
-        let mut state = game.initial_state();
-        let mut legal = MoveList::new();
-        for _ in 0..5 {
-            game.generate_moves(&state, &mut legal);
-            game.apply(&mut state, legal[legal.len() / 2]);
-        }
-        let (parsed, _) = parse_ggf(&game, &ggf(&state)).unwrap();
-        assert_eq!(parsed.rows(), state.rows());
-        assert_eq!(parsed.to_move(), state.to_move());
+    fn codec() -> NBoardCodec<Reversi> {
+        NBoardCodec { game_record: format_ggf }
     }
 
     #[test]
@@ -201,10 +192,10 @@ mod tests {
         let game = Reversi::new(8, 2).unwrap();
         let mut engine = NBoard::new(Greedy::with_seed(1), "ply");
         let handler = move |line: &str| engine.handle(line);
-        let mut agent = NBoardClient::with_transport(Box::new(Loopback {
-            handler,
-            pending: Default::default(),
-        }));
+        let mut agent = NBoardClient::with_transport(
+            Box::new(Loopback { handler, pending: Default::default() }),
+            codec(),
+        );
         let mut state = game.initial_state();
         let mut legal = MoveList::new();
         for _ in 0..10 {
@@ -231,7 +222,7 @@ mod tests {
     fn other_boards_are_refused() {
         let game = Reversi::new(6, 2).unwrap();
         let s = game.initial_state();
-        let mut agent = NBoardClient::new("true");
+        let mut agent = NBoardClient::new("true", codec());
         let e = agent.choose(&game, Position::new(&s), &Budget::depth(1)).unwrap_err();
         assert!(e.to_string().contains("8x8"), "{e}");
     }

@@ -1,0 +1,117 @@
+//! Node counts of two-player alpha-beta (default options, fixed depth) from fixed positions:
+//! the start position and positions 10 and 20 seeded random plies in, on English checkers,
+//! international draughts, Othello and Connect Four. Used to compare move-ordering changes:
+//! the node count of a fixed-depth search depends only on the ordering, not on the machine.
+//!
+//! ```text
+//! cargo run --release -p ply-bench --bin search_nodes [game ...] [--depth-delta N]
+//! ```
+//!
+//! Games: `checkers`, `draughts`, `othello`, `connect4` (all by default). `--depth-delta`
+//! adds `N` (may be negative) to every game's depth.
+
+use std::time::Instant;
+
+use ply::games::ConnectFour;
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::{Agent, Budget, Position, Value};
+use ply::{Game, MoveList};
+use ply_checkers::{EnglishCheckers, Rules};
+use ply_draughts::InternationalDraughts;
+use ply_reversi::Reversi;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plies of random play before each measured position (0 is the start position).
+const PLIES: [u32; 3] = [0, 10, 20];
+
+/// The position `plies` seeded random plies into the game; a line that ends the game early is
+/// replayed with the next seed, and so is one that is [`decided`].
+fn random_position<G: Game>(game: &G, plies: u32, seed: u64) -> G::State {
+    let mut moves = MoveList::new();
+    for attempt in 0.. {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + attempt * 1000);
+        let mut state = game.initial_state();
+        let mut ok = true;
+        for _ in 0..plies {
+            game.generate_moves(&state, &mut moves);
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len() as u32) as usize];
+            game.apply(&mut state, mv);
+        }
+        game.generate_moves(&state, &mut moves);
+        if ok && moves.len() >= 2 && !decided(game, &state) {
+            return state;
+        }
+    }
+    unreachable!("some line reaches a position with two moves")
+}
+
+/// True if plain alpha-beta (no move ordering, so the same before and after an ordering
+/// change) proves a result within 5 plies: such a position makes a trivial measurement.
+fn decided<G: Game>(game: &G, state: &G::State) -> bool {
+    let mut plain = AlphaBeta::with_options(AlphaBetaOptions::plain());
+    let report = plain.choose(game, Position::new(state), &Budget::depth(5)).expect("moves");
+    matches!(report.value, Value::Win(_) | Value::Loss(_))
+}
+
+/// Searches each position of `game` to `depth`; prints one row per position and returns the
+/// total node count.
+fn measure<G: Game>(name: &str, game: &G, depth: u32) -> u64 {
+    let mut total = 0;
+    let mut time = 0.0;
+    for (i, &plies) in PLIES.iter().enumerate() {
+        let state = random_position(game, plies, 0x5eed + i as u64);
+        let mut engine = AlphaBeta::new();
+        let start = Instant::now();
+        let report = engine
+            .choose(game, Position::new(&state), &Budget::depth(depth))
+            .expect("the position has moves");
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name:<10} {:<8} {depth:>5} {:>12} {secs:>8.3}s  {:?} {}",
+            format!("ply {plies}"),
+            report.nodes,
+            report.best_move,
+            report.value
+        );
+        total += report.nodes;
+        time += secs;
+    }
+    println!("{name:<10} {:<8} {depth:>5} {total:>12} {time:>8.3}s", "total");
+    total
+}
+
+fn main() {
+    let mut games: Vec<String> = Vec::new();
+    let mut delta: i64 = 0;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--depth-delta" {
+            delta = args.next().and_then(|d| d.parse().ok()).expect("--depth-delta N");
+        } else {
+            games.push(a);
+        }
+    }
+    let all = ["checkers", "draughts", "othello", "connect4"];
+    if games.is_empty() {
+        games = all.iter().map(|s| s.to_string()).collect();
+    }
+    let depth = |d: i64| (d + delta).max(1) as u32;
+    println!("{:<10} {:<8} {:>5} {:>12} {:>9}", "game", "position", "depth", "nodes", "time");
+    for g in &games {
+        match g.as_str() {
+            "checkers" => {
+                let game = EnglishCheckers::new(8, Rules::Deepomatic).expect("8x8");
+                measure("checkers", &game, depth(15))
+            }
+            "draughts" => measure("draughts", &InternationalDraughts::new(), depth(12)),
+            "othello" => measure("othello", &Reversi::new(8, 2).expect("8x8"), depth(10)),
+            "connect4" => measure("connect4", &ConnectFour::standard(), depth(14)),
+            other => panic!("unknown game {other:?}: expected one of {all:?}"),
+        };
+    }
+}

@@ -1,0 +1,591 @@
+//! The arena: tournaments between agents on one game or on every game of a registry, fair by
+//! construction (every opening from every seat), in parallel, resumable, shardable over a
+//! batch system, with Elo, SPRT and an SVG chart.
+//!
+//! ```text
+//! cargo run --release --example arena -- --game connect-four alphabeta:time=100ms mcts:time=100ms greedy --games 40
+//! cargo run --release --example arena -- --game all alphabeta:depth=4 mcts:iters=2000 --out results.jsonl
+//! cargo run --release --example arena -- --game tictactoe mcts:iters=300 mcts:iters=100 --sprt elo0=0,elo1=50
+//! cargo run --release --example arena -- merge shard-*.jsonl --svg chart.svg
+//! ```
+//!
+//! [`main`] is the whole program for a [`Registry`]; [`tournament`] plays one tournament on
+//! one game, [`results`] reads and writes the JSON-lines records, [`chart`] draws the SVG.
+
+pub mod chart;
+pub mod results;
+pub mod tournament;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use ply::arena::{Sprt, SprtDecision, Standings};
+
+use crate::registry::{GameOptions, Registry};
+use crate::spec::{AgentSpec, ACCEPTED};
+use results::{
+    done_indices, drop_incomplete_line, group, read_records, GameRecord, ResultsWriter, Tournament,
+};
+use tournament::{Openings, Run, TournamentConfig};
+
+/// Tournaments between agents on ply's games.
+#[derive(Parser, Debug)]
+#[command(name = "arena", args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Combine results files (e.g. from the shards of a job array) into one table.
+    Merge(MergeArgs),
+}
+
+/// Options of a tournament run.
+#[derive(Args, Debug, Clone)]
+struct RunArgs {
+    /// The agents, as specs (see the list below); one agent plays itself.
+    #[arg(value_name = "AGENT")]
+    agents: Vec<AgentSpec>,
+    /// The game, or `all` for every registered game in turn.
+    #[arg(long, default_value = "connect-four")]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    /// At least this many games per game (rounded up so every opening is played from every
+    /// seat).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Random plies from the start that make each opening (seeded).
+    #[arg(long, default_value_t = 4, conflicts_with = "openings")]
+    openings_plies: usize,
+    /// A file of start positions in the game's notation, one per line (# comments allowed).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// The tournament seed: every game is reproducible from it and the game's index.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Games longer than this many plies are stopped and scored a draw.
+    #[arg(long, default_value_t = 1000)]
+    max_plies: usize,
+    /// Append every finished game to this JSON-lines file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in --out: games already there are not played again.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play only shard K of N (games with index % N == K - 1), for job arrays; combine the
+    /// shards' files with `arena merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Sequential test between the first two agents: stop once decided.
+    #[arg(long, value_name = "elo0=0,elo1=10,alpha=0.05,beta=0.05", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Write the standings and the score-over-games curves to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Options of `arena merge`.
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// The results files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write the chart to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Reads `K/N` with `1 <= K <= N`.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
+    match parsed {
+        Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
+        _ => Err(format!("expected K/N with 1 <= K <= N, such as 3/8; got {text:?}")),
+    }
+}
+
+/// Reads `elo0=0,elo1=10,alpha=0.05,beta=0.05` (alpha and beta default to 0.05).
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) =
+            item.split_once('=').ok_or_else(|| format!("expected key=value, got {item:?}"))?;
+        let v: f64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| format!("bad number {value:?} for {key}"))?;
+        match key.trim() {
+            "elo0" => elo0 = Some(v),
+            "elo1" => elo1 = Some(v),
+            "alpha" => alpha = v,
+            "beta" => beta = v,
+            other => {
+                return Err(format!("unknown key {other:?}: expected elo0, elo1, alpha, beta"))
+            }
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err("elo0 and elo1 are required, e.g. elo0=0,elo1=10".into());
+    };
+    if elo0 >= elo1 {
+        return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+    }
+    if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+        return Err("alpha and beta must be between 0 and 0.5".into());
+    }
+    Ok(Sprt::new(elo0, elo1, alpha, beta))
+}
+
+/// Reads an openings file: one position per line, blank lines and `#` comments skipped.
+fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect())
+}
+
+/// The tournaments a run asks for, one per game.
+fn plan(registry: &Registry, args: &RunArgs) -> Result<Vec<TournamentConfig>, String> {
+    if args.agents.is_empty() {
+        return Err(format!("give at least one agent; accepted agents:\n{ACCEPTED}"));
+    }
+    let names: Vec<&str> = if args.game == "all" {
+        if args.options != GameOptions::default() {
+            return Err("game options need a single --game, not all".into());
+        }
+        if args.openings.is_some() {
+            return Err(
+                "an --openings file holds positions of one game: use a single --game".into()
+            );
+        }
+        registry.names()
+    } else {
+        vec![args.game.as_str()]
+    };
+    let openings = match &args.openings {
+        Some(path) => Openings::Positions(read_openings(path)?),
+        None => Openings::RandomPlies(args.openings_plies),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    Ok(names
+        .into_iter()
+        .map(|game| TournamentConfig {
+            game: game.to_string(),
+            options: args.options.to_args(),
+            agents: args.agents.clone(),
+            games: args.games.max(1),
+            openings: openings.clone(),
+            seed: args.seed,
+            threads,
+            max_plies: args.max_plies,
+            shard: args.shard,
+            sprt: args.sprt,
+            progress: !args.quiet,
+        })
+        .collect())
+}
+
+/// What [`play`] did for one game.
+struct Played {
+    game: String,
+    skipped: Option<String>,
+    sprt: Option<SprtDecision>,
+}
+
+/// Plays every tournament of `configs`, skipping the games in `existing`, and hands each new
+/// record to `sink`. With several games (`--game all`), a game that an agent cannot play is
+/// skipped with a note instead of stopping the run.
+fn play(
+    registry: &Registry,
+    configs: &[TournamentConfig],
+    options: &GameOptions,
+    existing: &[GameRecord],
+    sink: &mut dyn FnMut(&GameRecord) -> Result<(), String>,
+) -> Result<Vec<Played>, String> {
+    let mut report = Vec::new();
+    for cfg in configs {
+        let key = cfg.key();
+        let done: BTreeSet<usize> = done_indices(existing, &key);
+        let mut standings = Standings::new(key.2.clone());
+        for r in existing.iter().filter(|r| r.tournament() == key) {
+            standings.add(&r.seats, &r.result.to_outcome(), &r.seat_stats());
+        }
+        let run = Run { config: cfg, done: &done, standings: &mut standings, sink: &mut *sink };
+        let entry = registry.get(&cfg.game).map_err(|e| e.to_string())?;
+        let result = entry.tournament(options, run).map_err(|e| e.to_string())?;
+        match result {
+            Ok(summary) => {
+                report.push(Played { game: cfg.game.clone(), skipped: None, sprt: summary.sprt })
+            }
+            Err(e) if configs.len() > 1 && e.unsupported => {
+                report.push(Played { game: cfg.game.clone(), skipped: Some(e.message), sprt: None })
+            }
+            Err(e) => return Err(e.message),
+        }
+    }
+    Ok(report)
+}
+
+/// The part of the results file a run continues from (empty without --resume).
+fn existing_records(args: &RunArgs) -> Result<Vec<GameRecord>, String> {
+    let Some(out) = &args.out else { return Ok(Vec::new()) };
+    let exists = out.metadata().is_ok_and(|m| m.len() > 0);
+    if !exists {
+        return Ok(Vec::new());
+    }
+    if !args.resume {
+        return Err(format!(
+            "{} already holds results: add --resume to continue that run, or choose another --out",
+            out.display()
+        ));
+    }
+    let (records, truncated) = read_records(out).map_err(|e| e.to_string())?;
+    if truncated {
+        eprintln!("note: {}: dropping an incomplete last line", out.display());
+        drop_incomplete_line(out).map_err(|e| e.to_string())?;
+    }
+    Ok(records)
+}
+
+fn write_svg(path: &PathBuf, tournaments: &[Tournament]) -> Result<(), String> {
+    std::fs::write(path, chart::render(tournaments)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn sprt_line(sprt: &Sprt, t: &Tournament, decision: Option<SprtDecision>) -> String {
+    let s = t.standings();
+    let p = s.pair(0, 1).unwrap_or_default();
+    let llr = sprt.llr(p.wins, p.draws, p.losses);
+    let (lo, hi) = sprt.bounds();
+    let verdict = match decision {
+        Some(SprtDecision::AcceptH1) => format!("H1 accepted: {} is stronger", t.agents[0]),
+        Some(SprtDecision::AcceptH0) => format!("H0 accepted: {} is not stronger", t.agents[0]),
+        _ => "undecided".to_string(),
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} in [{lo:.2}, {hi:.2}]: {verdict}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    )
+}
+
+fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
+    let configs = plan(registry, args)?;
+    let existing = existing_records(args)?;
+    let mut writer = match &args.out {
+        Some(path) => Some(ResultsWriter::append(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut new_records: Vec<GameRecord> = Vec::new();
+    let mut sink = |r: &GameRecord| -> Result<(), String> {
+        if let Some(w) = writer.as_mut() {
+            w.write(r).map_err(|e| e.to_string())?;
+        }
+        new_records.push(r.clone());
+        Ok(())
+    };
+    eprintln!(
+        "agents: {}  seed {}",
+        args.agents.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
+        args.seed
+    );
+    let played = play(registry, &configs, &args.options, &existing, &mut sink)?;
+    let keys: Vec<_> = configs.iter().map(TournamentConfig::key).collect();
+    let tournaments: Vec<Tournament> = group(existing.into_iter().chain(new_records))
+        .into_iter()
+        .filter(|t| keys.iter().any(|k| k.0 == t.game && k.1 == t.options && k.2 == t.agents))
+        .collect();
+    let mut text = String::new();
+    for p in &played {
+        if let Some(why) = &p.skipped {
+            text += &format!("== {}: skipped: {why}\n\n", p.game);
+        }
+    }
+    for t in &tournaments {
+        text += &format!("{}\n", t.table());
+        if let Some(sprt) = &args.sprt {
+            let decision = played.iter().find(|p| p.game == t.game).and_then(|p| p.sprt);
+            text += &format!("{}\n\n", sprt_line(sprt, t, decision));
+        }
+    }
+    if let Some(path) = &args.svg {
+        write_svg(path, &tournaments)?;
+    }
+    print_out(&text)
+}
+
+/// Writes to stdout; a closed pipe (`arena ... | head`) is not an error.
+fn print_out(text: &str) -> Result<(), String> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
+fn merge(args: &MergeArgs) -> Result<(), String> {
+    let mut all = Vec::new();
+    for path in &args.files {
+        let (records, truncated) = read_records(path).map_err(|e| e.to_string())?;
+        if truncated {
+            eprintln!("note: {}: ignoring an incomplete last line", path.display());
+        }
+        all.extend(records);
+    }
+    let tournaments = group(all);
+    if tournaments.is_empty() {
+        return Err("no game records in the given files".into());
+    }
+    if let Some(path) = &args.svg {
+        write_svg(path, &tournaments)?;
+    }
+    let text: String = tournaments.iter().map(|t| format!("{}\n", t.table())).collect();
+    print_out(&text)
+}
+
+/// The parser of the arena's command line, with the agents and `registry`'s games in its help.
+fn command(registry: &Registry) -> clap::Command {
+    Cli::command().after_help(format!("Agents:\n{ACCEPTED}\n\n{}", registry.help()))
+}
+
+/// The arena program for the games of `registry`: parses the command line, runs the
+/// tournaments or merges result files, prints the tables; errors go to stderr with a non-zero
+/// exit code.
+pub fn main(registry: &Registry) -> ExitCode {
+    let matches = command(registry).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let result = match &cli.command {
+        Some(Command::Merge(m)) => merge(m),
+        None => run(registry, &cli.run),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::GameEntry;
+    use ply::games::{ThreeHeaps, TicTacToe};
+
+    /// Two small games, as a program would register them.
+    fn registry() -> Registry {
+        let mut r = Registry::new();
+        r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)));
+        r.add(GameEntry::new("three-heaps", "three heaps", |_| {
+            Ok(ThreeHeaps::new([3, 4, 5]).unwrap())
+        }));
+        r
+    }
+
+    fn args(line: &str) -> RunArgs {
+        let argv = std::iter::once("arena").chain(line.split_whitespace());
+        let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{line}: {e}"));
+        cli.run
+    }
+
+    /// Plays the run of `line` (results go to memory) after `existing`; returns new records.
+    fn play_line(line: &str, existing: &[GameRecord]) -> Vec<GameRecord> {
+        let a = args(line);
+        let configs = plan(&registry(), &a).unwrap();
+        let mut out = Vec::new();
+        let mut sink = |r: &GameRecord| -> Result<(), String> {
+            out.push(r.clone());
+            Ok(())
+        };
+        play(&registry(), &configs, &a.options, existing, &mut sink).unwrap();
+        out
+    }
+
+    /// The tables with thinking times zeroed (they are the only thing that differs between
+    /// two runs of the same seeded tournament).
+    fn tables(records: Vec<GameRecord>) -> String {
+        let timeless = records.into_iter().map(|mut r| {
+            r.stats.iter_mut().for_each(|s| s.time_us = 0);
+            r
+        });
+        group(timeless).iter().map(Tournament::table).collect()
+    }
+
+    const MATCH: &str = "--game tictactoe --games 8 --threads 2 --seed 7 --quiet \
+                         alphabeta:depth=9 mcts:iters=40 random";
+
+    #[test]
+    fn cli_parses_specs_and_options() {
+        let a = args("--game connect-four --size 6x5 --games 4 --shard 2/3 greedy mcts:c=2");
+        assert_eq!(a.agents.len(), 2);
+        assert_eq!(a.shard, Some((2, 3)));
+        assert_eq!(a.options.size.as_deref(), Some("6x5"));
+        let e = Cli::try_parse_from(["arena", "alphabta:depth=2"]).unwrap_err().to_string();
+        assert!(e.contains("unknown agent \"alphabta\"") && e.contains("mcts[:iters=N"), "{e}");
+        assert!(Cli::try_parse_from(["arena", "greedy", "--shard", "4/3"]).is_err());
+        assert!(Cli::try_parse_from(["arena", "greedy", "--resume"]).is_err(), "needs --out");
+        let cli = Cli::try_parse_from(["arena", "merge", "a.jsonl", "b.jsonl"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Merge(m)) if m.files.len() == 2));
+    }
+
+    #[test]
+    fn sprt_and_shard_values() {
+        let s = parse_sprt("elo0=0,elo1=10").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        assert!(parse_sprt("elo0=10,elo1=0").is_err());
+        assert!(parse_sprt("elo1=10").is_err());
+        assert!(parse_sprt("elo0=0,elo1=5,gamma=1").unwrap_err().contains("gamma"));
+        assert_eq!(parse_shard("1/1"), Ok((1, 1)));
+        assert!(parse_shard("0/4").is_err() && parse_shard("x").is_err());
+    }
+
+    #[test]
+    fn short_tournament_is_fair_and_reproducible() {
+        let records = play_line(MATCH, &[]);
+        // Three agents: three pairs, both colours, whole openings: at least 8 games.
+        assert_eq!(records.len() % 6, 0);
+        assert!(records.len() >= 8);
+        let t = &group(records.clone())[0];
+        let s = t.standings();
+        // A random opening may already be lost for one side, but perfect play wins every won
+        // position and holds every drawn one, so over colour-swapped pairs it scores at least
+        // half against anyone.
+        for other in [1, 2] {
+            let p = s.pair(0, other).unwrap();
+            assert!(p.wins >= p.losses, "{}", t.table());
+        }
+        // Every agent played both colours equally often.
+        for a in 0..3 {
+            let first = t.records.iter().filter(|r| r.seats[0] == a).count();
+            let second = t.records.iter().filter(|r| r.seats[1] == a).count();
+            assert_eq!(first, second);
+        }
+        // Colour-swapped games share their opening.
+        for pair in t.records.chunks(2) {
+            assert_eq!(pair[0].opening_moves, pair[1].opening_moves);
+            assert_eq!(pair[0].seats, vec![pair[1].seats[1], pair[1].seats[0]]);
+        }
+        assert_eq!(tables(records), tables(play_line(MATCH, &[])));
+    }
+
+    #[test]
+    fn resume_and_shards_give_the_same_table() {
+        let full = play_line(MATCH, &[]);
+        let expected = tables(full.clone());
+
+        // Interrupted after a few games, then resumed.
+        let mut first: Vec<GameRecord> = full.clone();
+        first.sort_by_key(|r| r.index);
+        first.truncate(5);
+        let rest = play_line(MATCH, &first);
+        assert_eq!(rest.len(), full.len() - 5);
+        assert_eq!(tables(first.into_iter().chain(rest).collect()), expected);
+
+        // Three shards, merged.
+        let shards: Vec<GameRecord> =
+            (1..=3).flat_map(|k| play_line(&format!("{MATCH} --shard {k}/3"), &[])).collect();
+        assert_eq!(shards.len(), full.len());
+        assert_eq!(tables(shards), expected);
+    }
+
+    #[test]
+    fn openings_from_a_file_are_used_in_turn() {
+        let dir = std::env::temp_dir().join(format!("ply-arena-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("openings.txt");
+        std::fs::write(&path, "# two tic-tac-toe positions\nx........\n\n....x...o\n").unwrap();
+        let line = format!(
+            "--game tictactoe --games 4 --quiet --openings {} greedy random",
+            path.display()
+        );
+        let records = play_line(&line, &[]);
+        let starts: Vec<&str> = records.iter().map(|r| r.start.as_str()).collect();
+        assert_eq!(starts.iter().filter(|&&s| s == "x........").count(), 2);
+        assert_eq!(starts.iter().filter(|&&s| s == "....x...o").count(), 2);
+        assert!(records.iter().all(|r| r.opening_moves.is_empty()));
+        std::fs::write(&path, "not a position\n").unwrap();
+        let a = args(&line);
+        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
+            .err()
+            .unwrap();
+        assert!(e.contains("opening 1"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn sprt_stops_a_decided_match() {
+        let line = "--game tictactoe --games 400 --threads 1 --quiet \
+                    --sprt elo0=0,elo1=100,alpha=0.1,beta=0.1 alphabeta:depth=9 random";
+        let a = args(line);
+        let configs = plan(&registry(), &a).unwrap();
+        let mut n = 0;
+        let mut sink = |_: &GameRecord| -> Result<(), String> {
+            n += 1;
+            Ok(())
+        };
+        let played = play(&registry(), &configs, &a.options, &[], &mut sink).unwrap();
+        assert_eq!(played[0].sprt, Some(SprtDecision::AcceptH1));
+        assert!(n < 400, "stopped after {n} games");
+    }
+
+    #[test]
+    fn unsupported_agents_are_reported_or_skipped() {
+        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        // Alpha-beta is two-player only: on a single game the run fails with the reason...
+        let a = args("--game three-heaps --games 3 --quiet alphabeta:depth=2 random");
+        let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
+            .err()
+            .unwrap();
+        assert!(e.contains("does not support"), "{e}");
+        // ...and with --game all that game is skipped while the others are played.
+        let a = args("--game all --games 2 --quiet alphabeta:depth=2 random");
+        let played =
+            play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink).unwrap();
+        assert_eq!(played.len(), 2);
+        let skipped: Vec<&str> =
+            played.iter().filter(|p| p.skipped.is_some()).map(|p| p.game.as_str()).collect();
+        assert_eq!(skipped, vec!["three-heaps"]);
+        let a = args("--game all --size 5 greedy");
+        assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+        let a = args("--game all --openings some.txt greedy");
+        assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+    }
+
+    #[test]
+    fn three_player_tournament_ranks_agents() {
+        let records = play_line(
+            "--game three-heaps --games 6 --openings-plies 0 --quiet maxn:depth=6 random",
+            &[],
+        );
+        // Two agents at a three-seat table: three rotations per opening.
+        assert_eq!(records.len(), 6);
+        let t = &group(records)[0];
+        let s = t.standings();
+        assert!(s.agent(0).mean_rank() < s.agent(1).mean_rank(), "{}", t.table());
+        assert!(t.table().contains("mean rank"));
+    }
+}

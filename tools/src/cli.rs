@@ -1,0 +1,107 @@
+//! Whole programs over a [`Registry`]: `perft` and `play` (the arena's is
+//! [`crate::arena::main`]). A program's `main` is one call:
+//!
+//! ```no_run
+//! use ply::games::TicTacToe;
+//! use ply_tools::registry::{GameEntry, Registry};
+//!
+//! fn main() -> std::process::ExitCode {
+//!     let mut registry = Registry::new();
+//!     registry.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)));
+//!     ply_tools::cli::perft_main(&registry)
+//! }
+//! ```
+
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser};
+
+use crate::perft::PerftArgs;
+use crate::play::PlayArgs;
+use crate::registry::{GameEntry, GameOptions, Registry, ToolGame};
+use crate::spec::ACCEPTED;
+
+/// Count the leaves of a game's move tree to each depth.
+#[derive(Parser, Debug)]
+#[command(name = "perft")]
+struct PerftCli {
+    /// The game (see the list below).
+    game: String,
+    #[command(flatten)]
+    perft: PerftArgs,
+    #[command(flatten)]
+    options: GameOptions,
+}
+
+/// Play a game in the terminal against ply's engines, or watch engines play.
+#[derive(Parser, Debug)]
+#[command(name = "play")]
+struct PlayCli {
+    /// The game (see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
+    options: GameOptions,
+}
+
+/// Parses the command line of `C` with `after_help` below its options.
+fn parse<C: Parser + Args>(after_help: String) -> C {
+    let matches = C::command().after_help(after_help).get_matches();
+    C::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+/// The `perft` program: `perft GAME DEPTH [--position P] [--divide] [--mode bulk|make]
+/// [game options]` for any game of `registry`.
+pub fn perft_main(registry: &Registry) -> ExitCode {
+    let cli: PerftCli = parse(registry.help());
+    let result = registry
+        .get(&cli.game)
+        .map_err(|e| e.to_string())
+        .and_then(|game| game.perft(&cli.options, &cli.perft));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// The `play` program: `play --game GAME [play options] [game options]` for any game of
+/// `registry`, in the terminal or engine against engine.
+pub fn play_main(registry: &Registry) -> ExitCode {
+    let cli: PlayCli = parse(format!("Agents:\n{ACCEPTED}\n\n{}", registry.help()));
+    match registry.get(&cli.game) {
+        Ok(game) => game.play(&cli.options, &cli.play),
+        Err(e) => fail(e),
+    }
+}
+
+/// Play one game in the terminal against ply's engines, or watch engines play.
+#[derive(Parser, Debug)]
+struct GameCli {
+    #[command(flatten)]
+    play: PlayArgs,
+    #[command(flatten)]
+    options: GameOptions,
+}
+
+/// The terminal program of one game: its play options and game options, then
+/// [`crate::play::run_program`] with the entry's defaults and agent kit.
+pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
+    let info = entry.info();
+    let matches = GameCli::command()
+        .bin_name(info.name.clone())
+        .about(info.summary.clone())
+        .after_help(format!("Game options: {}\n\nAgents:\n{ACCEPTED}", info.options_help))
+        .get_matches();
+    let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match entry.build(&cli.options) {
+        Ok(game) => crate::play::run_program(&game, &cli.play, info.play_defaults(), &entry.kit),
+        Err(e) => fail(e),
+    }
+}
