@@ -57,6 +57,8 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .accepts(&[], "no options; positions as PDN FEN")
     .seat_names(&["White", "Black"])
     .engines("alphabeta:time=2s", "alphabeta:time=50ms")
+    .evaluator("classic", ply_draughts::eval::Classic)
+    .evaluator("material", ply_draughts::eval::Material)
     .hub(HubCodec {
         position: |_, s| ply_draughts::hub::format_position(s),
         parse_move: ply_draughts::hub::parse_hub_move,
@@ -78,6 +80,8 @@ pub fn reversi() -> GameEntry<Reversi> {
     )
     .seat_names(&["Black", "White"])
     .engines("alphabeta:time=1s", "alphabeta:time=20ms")
+    .evaluator("standard", ply_reversi::Evaluation::Standard)
+    .evaluator("discs", ply_reversi::Evaluation::Discs)
     .nboard(NBoardCodec { game_record: ply_reversi::nboard::format_ggf })
 }
 
@@ -90,6 +94,8 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     })
     .accepts(&["size"], "--size COLSxROWS (default 8x8, at most 64 squares)")
     .seat_names(&["White", "Black"])
+    .evaluator("standard", ply_breakthrough::Standard::DEFAULT)
+    .evaluator("material", ply_breakthrough::Material)
 }
 
 /// Impasse, as the CodinGame referee plays it.
@@ -144,4 +150,78 @@ pub fn three_heaps() -> GameEntry<ThreeHeaps> {
         "--variant heaps=A,B,C (default 3,4,5; each at most 20); \
          positions as heaps;scores;player, e.g. 3,4,5;0,0,0;0",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_tools::registry::{GameOptions, RegistryError};
+
+    fn options(rules: Option<&str>, size: Option<&str>, players: Option<usize>) -> GameOptions {
+        GameOptions {
+            rules: rules.map(String::from),
+            size: size.map(String::from),
+            players,
+            ..GameOptions::default()
+        }
+    }
+
+    #[test]
+    fn every_game_builds_with_its_defaults_and_every_agent_spec() {
+        let r = registry();
+        assert_eq!(
+            r.names(),
+            vec![
+                "english-checkers",
+                "international-draughts",
+                "impasse",
+                "reversi",
+                "breakthrough",
+                "tictactoe",
+                "connect-four",
+                "three-heaps"
+            ]
+        );
+        for game in r.games() {
+            let name = &game.info().name;
+            let spec = if name == "three-heaps" { "paranoid:depth=2" } else { "alphabeta:depth=2" };
+            game.check_spec(&GameOptions::default(), &spec.parse().unwrap())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn options_are_checked_by_the_game() {
+        let r = registry();
+        let checkers = r.get("english-checkers").unwrap();
+        let spec = "alphabeta:depth=1".parse().unwrap();
+        assert!(checkers.check_spec(&options(Some("standard"), Some("10"), None), &spec).is_ok());
+        let e = checkers.check_spec(&options(Some("turkish"), None, None), &spec).unwrap_err();
+        assert!(e.contains("--rules") && e.contains("turkish"), "{e}");
+        let e = checkers.check_spec(&options(None, Some("7"), None), &spec).unwrap_err();
+        assert!(e.contains("--size"), "{e}");
+        let e = checkers.check_spec(&options(None, None, Some(3)), &spec).unwrap_err();
+        assert!(e.contains("does not take --players"), "{e}");
+        let e = r.get("chess").err().unwrap();
+        assert!(matches!(e, RegistryError::UnknownGame { .. }), "{e}");
+        let e = r.get("breakthrough").unwrap();
+        let msg = e.check_spec(&options(None, Some("9x9"), None), &spec).unwrap_err();
+        assert!(msg.contains("breakthrough: bad --size"), "{msg}");
+    }
+
+    #[test]
+    fn named_evaluations_and_engine_codecs_are_per_game() {
+        let r = registry();
+        let none = GameOptions::default();
+        let draughts = r.get("international-draughts").unwrap();
+        assert!(draughts.check_spec(&none, &"alphabeta:eval=material".parse().unwrap()).is_ok());
+        assert!(draughts.check_spec(&none, &"hub:cmd=scan".parse().unwrap()).is_ok());
+        let e = draughts.check_spec(&none, &"nboard:cmd=edax".parse().unwrap()).unwrap_err();
+        assert!(e.contains("nboard"), "{e}");
+        let e = draughts.check_spec(&none, &"alphabeta:eval=discs".parse().unwrap()).unwrap_err();
+        assert!(e.contains("classic, material"), "{e}");
+        let reversi = r.get("reversi").unwrap();
+        assert!(reversi.check_spec(&none, &"mcts:iters=9,eval=discs".parse().unwrap()).is_ok());
+        assert!(reversi.check_spec(&none, &"nboard:cmd=edax".parse().unwrap()).is_ok());
+    }
 }

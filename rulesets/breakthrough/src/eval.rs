@@ -5,6 +5,28 @@
 //!
 //! Both evaluations score each side on its own, then return the difference, so that
 //! `evaluate(s, p) == -evaluate(s, p.opponent())` holds by construction.
+//!
+//! `ply`'s searches call an evaluator at their leaves: by default [`ply::eval::GameEval`],
+//! which calls [`ply::Game::evaluate`], which for [`Breakthrough`] is [`Standard::DEFAULT`].
+//! Another evaluator plays the same rules differently. A closure is one too:
+//!
+//! ```
+//! use ply::eval::Evaluator;
+//! use ply::{Game, Player};
+//! use ply_breakthrough::{Breakthrough, BreakthroughState};
+//!
+//! // Rows between each side's most advanced pawn and its home row, the leader scoring.
+//! let lead = |game: &Breakthrough, state: &BreakthroughState, player: Player| -> i32 {
+//!     let front = |p: Player| {
+//!         let rows = (0..game.rows()).filter(|&r| state.pawns(p) & game.row_mask(r) != 0);
+//!         let ahead = rows.map(|r| if p == Player::FIRST { r } else { game.rows() - 1 - r });
+//!         ahead.max().unwrap_or(0) as i32
+//!     };
+//!     front(player) - front(player.opponent())
+//! };
+//! let game = Breakthrough::standard();
+//! assert_eq!(lead.evaluate(&game, &game.initial_state(), Player::FIRST), 0);
+//! ```
 
 use ply::eval::Evaluator;
 use ply::Player;

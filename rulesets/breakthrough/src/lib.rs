@@ -2,8 +2,9 @@
 //!
 //! Breakthrough (Dan Troyka, 2000) for the [`ply`] framework, and the framework's second
 //! tutorial: a complete ruleset on `u64` bitboards, written only against `ply`'s public API.
-//! Read it in this order: this page, [`rules`](crate::Breakthrough) (`src/rules.rs`), then
-//! [`eval`] and `src/notation.rs`.
+//! Read this page, then the source top to bottom: `src/rules.rs` (the board, [`Breakthrough`]
+//! and its [`ply::Game`] implementation), `src/eval.rs` ([`eval`]), `src/notation.rs` (the
+//! [`ply::Notation`] implementation) and the tests in `tests/`.
 //!
 //! ```
 //! use ply::search::{alphabeta::AlphaBeta, Agent, Budget, Position};
@@ -106,7 +107,7 @@
 //!
 //! The rules do not decide how good a position is. That is the job of an evaluator, a type
 //! implementing [`ply::eval::Evaluator`]: the [`eval`] module has [`Standard`] (material,
-//! advancement, home-row guards, defended and hanging pawns) and [`Material`] (pawns only).
+//! advancement, home-row guards and hanging pawns) and [`Material`] (pawns only).
 //! [`ply::Game::evaluate`] delegates to [`Standard::DEFAULT`]; a search given another
 //! evaluator (a learned one, a cheaper one) plays with that one instead, with the same rules.
 //! The evaluators use only public methods ([`BreakthroughState::pawns`],

@@ -6,6 +6,9 @@ use ply::{Game, MoveList, Notation, Outcome, Player};
 use crate::error::Error;
 use crate::rules::{Breakthrough, BreakthroughState, Move};
 
+/// The letters of White's and Black's pawns, in positions and pictures.
+const LETTERS: [char; 2] = ['W', 'B'];
+
 /// ANSI colours of White's and Black's pawns in [`Notation::render`]: bold yellow and bold
 /// cyan, readable on dark and light terminals.
 const COLOURS: [&str; 2] = ["\x1b[1;33m", "\x1b[1;36m"];
@@ -25,23 +28,16 @@ impl Breakthrough {
         let file = *text.as_bytes().first()?;
         let col = file.checked_sub(b'a').map(usize::from).filter(|&c| c < self.cols())?;
         let digits = text[1..].find(|c: char| !c.is_ascii_digit()).map_or(text.len(), |i| i + 1);
-        let rank: usize = text[1..digits].parse().ok()?;
-        (1..=self.rows())
-            .contains(&rank)
-            .then(|| ((rank - 1) * self.cols() + col) as u8)
-            .map(|square| (square, &text[digits..]))
+        let rank: usize = text[1..digits].parse().ok().filter(|r| (1..=self.rows()).contains(r))?;
+        Some((((rank - 1) * self.cols() + col) as u8, &text[digits..]))
     }
 
     /// The picture of one square for [`Notation::render`]: the pawn letter or `.`, in
     /// brackets when the last move touched the square.
     fn cell(&self, state: &BreakthroughState, square: u8, marked: bool, color: bool) -> String {
-        let bit = 1u64 << square;
-        let pawn = [Player::FIRST, Player::SECOND].into_iter().find(|&p| state.pawns(p) & bit != 0);
-        let glyph = match pawn {
-            Some(p) if color => {
-                format!("{}{}{RESET}", COLOURS[p.index()], "WB".as_bytes()[p.index()] as char)
-            }
-            Some(p) => ("WB".as_bytes()[p.index()] as char).to_string(),
+        let glyph = match state.owner(square).map(Player::index) {
+            Some(p) if color => format!("{}{}{RESET}", COLOURS[p], LETTERS[p]),
+            Some(p) => LETTERS[p].to_string(),
             None => ".".to_string(),
         };
         if marked {
@@ -85,12 +81,8 @@ impl Notation for Breakthrough {
     /// then a space and the side to move, `w` or `b`.
     fn format_state(&self, state: &BreakthroughState) -> String {
         let square = |row: usize, col: usize| {
-            let bit = 1u64 << (row * self.cols() + col);
-            match (state.pawns(Player::FIRST) & bit, state.pawns(Player::SECOND) & bit) {
-                (0, 0) => '.',
-                (0, _) => 'B',
-                _ => 'W',
-            }
+            let owner = state.owner((row * self.cols() + col) as u8);
+            owner.map_or('.', |p| LETTERS[p.index()])
         };
         let rows: Vec<String> = (0..self.rows())
             .rev()

@@ -216,12 +216,18 @@ impl BreakthroughState {
         self.pawns[player.index()]
     }
 
+    /// The player whose pawn stands on `square`, if any (`None` off the board too).
+    pub fn owner(&self, square: u8) -> Option<Player> {
+        let bit = 1u64.checked_shl(square.into()).unwrap_or(0);
+        [Player::FIRST, Player::SECOND].into_iter().find(|&p| self.pawns(p) & bit != 0)
+    }
+
     /// The player to move: [`Player::FIRST`] (White) or [`Player::SECOND`] (Black).
     pub fn side_to_move(&self) -> Player {
         self.side
     }
 
-    /// A position from its two bitboards, for [`crate::notation`]'s reader.
+    /// A position from its two bitboards, for the position reader in `notation.rs`.
     pub(crate) fn from_parts(pawns: [u64; 2], side: Player) -> BreakthroughState {
         BreakthroughState { pawns, side }
     }
@@ -264,6 +270,8 @@ impl Game for Breakthrough {
         }
     }
 
+    /// Moves the pawn, removes the enemy pawn on the destination if there is one (a capture)
+    /// and passes the turn: three bit operations, whatever the move.
     fn apply(&self, state: &mut BreakthroughState, mv: Move) {
         let us = state.side.index();
         let (from, to) = (1u64 << mv.from, 1u64 << mv.to);

@@ -227,6 +227,11 @@ fn hash_follows_transpositions_and_the_side_to_move() {
 }
 
 #[test]
+fn the_state_is_small_enough_to_copy() {
+    assert_eq!(std::mem::size_of::<BreakthroughState>(), 24);
+}
+
+#[test]
 fn board_sizes_outside_a_u64_are_rejected() {
     assert_eq!(Breakthrough::new(9, 8), Err(Error::Size { cols: 9, rows: 8 }));
     for (cols, rows) in [(2, 8), (8, 3), (17, 4), (4, 17), (8, 9), (13, 5)] {
@@ -278,7 +283,7 @@ fn every_game_ends_within_the_move_bound() {
 }
 
 #[test]
-fn evaluation_is_zero_sum_and_prefers_advanced_defended_pawns() {
+fn evaluation_is_zero_sum_and_prefers_advanced_safe_pawns() {
     let game = Breakthrough::standard();
     assert_eq!(game.evaluate(&game.initial_state(), Player::FIRST), 0);
     let white = |text: &str| {
@@ -291,11 +296,14 @@ fn evaluation_is_zero_sum_and_prefers_advanced_defended_pawns() {
     let forward =
         white("B......./......../......../...W..../......../......../......../........ b");
     assert!(forward > back, "{forward} <= {back}");
-    let alone = white("B......./......../....W.../......../......../......../......../........ b");
-    let defended =
-        white("B......./......../....W.../...W..../......../......../......../........ b");
+    // 7 . . . . . B . .    f7 and e6 attack each other. With Black to move, White's e6
+    // 6 . . . . W . . .    hangs (nothing defends it); with White to move, Black's f7 does.
     let hanging =
         white("B......./.....B../....W.../......../......../......../......../........ b");
-    assert!(defended > alone + 100, "{defended} <= {alone} + a pawn");
-    assert!(hanging < alone - 100, "{hanging} >= {alone} - a pawn");
+    let to_move =
+        white("B......./.....B../....W.../......../......../......../......../........ w");
+    let defended =
+        white("B......./.....B../....W.../...W..../......../......../......../........ b");
+    assert_eq!(to_move - hanging, 2 * ply_breakthrough::Standard::DEFAULT.hanging);
+    assert!(defended > to_move + 100, "{defended} <= {to_move} + a pawn");
 }

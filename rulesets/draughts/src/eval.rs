@@ -130,6 +130,34 @@ impl Evaluator<InternationalDraughts> for Classic {
     }
 }
 
+/// Material only: a man is worth [`MAN`], a king [`KING`]; the baseline that
+/// [`Classic`]'s positional terms are measured against (`alphabeta:eval=material` in the
+/// arena).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Material;
+
+impl Evaluator<InternationalDraughts> for Material {
+    #[inline]
+    fn evaluate(
+        &self,
+        _game: &InternationalDraughts,
+        state: &DraughtsState,
+        player: Player,
+    ) -> i32 {
+        let p = &state.pieces;
+        let side = |bits: u64| {
+            MAN * (bits & !p.kings).count_ones() as i32
+                + KING * (bits & p.kings).count_ones() as i32
+        };
+        let white = side(p.white) - side(p.black);
+        if player == Player::FIRST {
+            white
+        } else {
+            -white
+        }
+    }
+}
+
 /// The evaluation from White's point of view.
 pub(crate) fn evaluate_white(p: &Pieces) -> i32 {
     let total = (p.white | p.black).count_ones().min(40) as i32;
@@ -142,6 +170,17 @@ pub(crate) fn evaluate_white(p: &Pieces) -> i32 {
 mod tests {
     use super::*;
     use crate::rules::start_position;
+
+    #[test]
+    fn material_counts_men_and_kings() {
+        let game = InternationalDraughts::new();
+        let start = ply::Game::initial_state(&game);
+        assert_eq!(Material.evaluate(&game, &start, Player::FIRST), 0);
+        let fen = "W:WK31,32,33:B1,2";
+        let s = ply::Notation::parse_state(&game, fen).unwrap();
+        assert_eq!(Material.evaluate(&game, &s, Player::FIRST), KING + 2 * MAN - 2 * MAN);
+        assert_eq!(Material.evaluate(&game, &s, Player::SECOND), -KING);
+    }
 
     #[test]
     fn tempo_masks_sum_row_advances() {
