@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ply::games::{ConnectFour, TicTacToe, TicTacToeState};
-use ply::search::mcts::{eval_to_rewards, Mcts};
+use ply::search::mcts::{eval_to_rewards, Mcts, DEFAULT_ITERATIONS};
 use ply::search::{Agent, Budget, Position, SearchError, Value};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
@@ -273,7 +273,7 @@ fn clock_budget_uses_the_allotment_and_no_limit_means_default_iterations() {
     assert!(r.best_move < 7);
 
     let r = Mcts::new().choose(&game, Position::new(&state), &Budget::depth(3)).unwrap();
-    assert_eq!(r.iterations, Mcts::DEFAULT_ITERATIONS);
+    assert_eq!(r.iterations, DEFAULT_ITERATIONS);
 }
 
 #[test]

@@ -78,8 +78,8 @@ fn diagonal_steps_capture_and_straight_steps_never_do() {
 
 #[test]
 fn own_pawns_block_diagonal_steps() {
-    // 3 . . W W W . . .    c2 and e2 are boxed in on one side each; d2 has no step at all
-    // 2 . . W W W . . .    but a capture would be open: there is nothing to capture
+    // 3 . . W W W . . .    d2 has its own pawns ahead and on both diagonals: no move.
+    // 2 . . W W W . . .    c2 and e2 keep only their outer diagonal.
     let game = Breakthrough::standard();
     let state = position(
         &game,

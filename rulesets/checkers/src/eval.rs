@@ -23,8 +23,8 @@ use crate::bitboard::{Bits, Geometry};
 use crate::rules::{with_geo, CheckersState, EnglishCheckers};
 
 /// Evaluation weights, in hundredths of a man. The defaults were chosen by engine-vs-engine
-/// matches between weight sets (the crate's `checkers_match weights` example; results in
-/// the crate README).
+/// matches between weight sets (results in the crate README; the arena compares evaluations
+/// registered by name, `alphabeta:eval=material`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Weights {
     /// A man.

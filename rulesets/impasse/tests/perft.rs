@@ -1,6 +1,6 @@
 //! Perft tables from `data/*.perft`: entries above a node budget are skipped here (debug
 //! builds) and run in release by
-//! `cargo run --release -p ply-impasse --example impasse_figures -- perft 6`.
+//! `cargo run --release --example perft -- impasse 6`.
 //!
 //! The start table is not a published one: it was counted by a transliteration of the
 //! CodinGame referee's generator, and `tests/referee_model.rs` (an independent model of the

@@ -69,8 +69,8 @@
 //!
 //! ## Modules
 //!
-//! - [`perft()`]: Othello perft as the published table counts it (a finished game is one leaf),
-//!   on bare bitboards for 2 players on 8x8.
+//! - [`perft_fast()`]: Othello perft on bare bitboards, the speed baseline beside
+//!   `ply::perft` (which counts like the published table for Reversi).
 //! - [`eval`]: evaluations for 2 and N players (mobility, corners, stability, parity).
 //! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
 //!   genetic strategy generator, seeded test cases, the contestant interface and an agent
@@ -91,5 +91,5 @@ pub use board::{ReversiMove, ReversiState};
 pub use error::Error;
 pub use eval::Evaluation;
 pub use notation::square_name;
-pub use perft::perft;
+pub use perft::perft_fast;
 pub use rules::Reversi;

@@ -171,57 +171,6 @@ impl<G: Game> Mcts<G> {
     }
 }
 
-/// The defaults as associated constants, `Mcts::DEFAULT_ITERATIONS` and so on, as they were
-/// before [`Mcts`] took the game as a type parameter: they are defined on one placeholder
-/// game so that the path needs no game type. New code uses the module's constants.
-#[doc(hidden)]
-impl Mcts<compat::NoGame> {
-    /// [`DEFAULT_EXPLORATION`].
-    pub const DEFAULT_EXPLORATION: f64 = DEFAULT_EXPLORATION;
-    /// [`DEFAULT_EVAL_SCALE`].
-    pub const DEFAULT_EVAL_SCALE: f64 = DEFAULT_EVAL_SCALE;
-    /// [`DEFAULT_MAX_NODES`].
-    pub const DEFAULT_MAX_NODES: usize = DEFAULT_MAX_NODES;
-    /// [`DEFAULT_ITERATIONS`].
-    pub const DEFAULT_ITERATIONS: u64 = DEFAULT_ITERATIONS;
-}
-
-mod compat {
-    use crate::game::{Game, MoveList, Outcome, Player};
-
-    /// A game without values (uninhabited): the placeholder `G` of the `Mcts` that holds the
-    /// associated constants.
-    #[derive(Debug)]
-    pub enum NoGame {}
-
-    impl Game for NoGame {
-        type State = ();
-        type Move = ();
-        type Score = i32;
-        fn initial_state(&self) {
-            match *self {}
-        }
-        fn num_players(&self) -> usize {
-            match *self {}
-        }
-        fn to_move(&self, _: &()) -> Player {
-            match *self {}
-        }
-        fn generate_moves(&self, _: &(), _: &mut MoveList<()>) {
-            match *self {}
-        }
-        fn apply(&self, _: &mut (), _: ()) {
-            match *self {}
-        }
-        fn outcome(&self, _: &()) -> Option<Outcome> {
-            match *self {}
-        }
-        fn evaluate(&self, _: &(), _: Player) -> i32 {
-            match *self {}
-        }
-    }
-}
-
 impl<G: Game, E> Mcts<G, E> {
     /// This search scoring cut-off playouts with `eval` instead of its current evaluator.
     pub fn with_evaluator<E2: Evaluator<G>>(self, eval: E2) -> Mcts<G, E2> {
@@ -707,6 +656,5 @@ mod tests {
     fn name_lists_non_default_options() {
         let m = Mcts::new().with_threads(2).with_rollout_cutoff(Some(4)).with_solver(false);
         assert_eq!(Agent::<TicTacToe>::name(&m), "mcts(c=1.41,threads=2,cutoff=4,solver=off)");
-        assert_eq!(Mcts::DEFAULT_ITERATIONS, DEFAULT_ITERATIONS);
     }
 }
