@@ -12,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use std::time::Duration;
 
+use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
 use ply::games::mix64;
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
@@ -680,17 +681,37 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
     kit: &AgentKit<G>,
     out: &mut impl Write,
 ) -> Result<Record<'g, G>, PlayLoopError> {
-    let seats: Vec<Seat> = seats.iter().cloned().map(Seat::Engine).collect();
     assert_eq!(seats.len(), game.num_players(), "one seat per player");
     let names: Vec<String> = (0..game.num_players())
         .map(|i| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string()))
         .collect();
-    let mut engines = build_engines(&seats, seed, kit)?;
+    let specs: Vec<Seat> = seats.iter().cloned().map(Seat::Engine).collect();
+    let mut arena_seats: Vec<ArenaSeat<G>> = build_engines(&specs, seed, kit)?
+        .into_iter()
+        .flatten()
+        .map(|(agent, budget, _)| ArenaSeat::new(agent, budget))
+        .collect();
+    let mut failed: Option<io::Error> = None;
+    let played = play_game_with(game, &start, &mut arena_seats, usize::MAX, |m| {
+        if failed.is_none() {
+            let line = engine_line(game, m.before, &names[m.seat], m.report);
+            failed = writeln!(out, "{:>3}. {line}", m.ply + 1).err();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let played = played.map_err(|e| match e {
+        ArenaError::Search { seat, source } => {
+            PlayLoopError::Search { spec: seats[seat].to_string(), source }
+        }
+        ArenaError::IllegalMove { seat, mv } => {
+            PlayLoopError::IllegalMove { spec: seats[seat].to_string(), mv }
+        }
+    })?;
     let mut record = Record::new(game, start);
-    while record.outcome().is_none() {
-        let seat = game.to_move(record.state()).index();
-        write!(out, "{:>3}. ", record.moves().len() + 1)?;
-        engine_move(&mut record, &mut engines, seat, &names[seat], out)?;
+    for mv in played.moves {
+        record.play(mv).expect("the arena played legal moves");
     }
     print_result(&record, &names, false, out)?;
     Ok(record)

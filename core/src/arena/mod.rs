@@ -27,7 +27,9 @@ mod sprt;
 mod standings;
 
 pub use elo::{elo_from_score, score_from_elo, EloEstimate};
-pub use play::{play_game, random_opening, ArenaError, PlayedGame, Seat, SeatStats};
+pub use play::{
+    play_game, play_game_with, random_opening, ArenaError, MovePlayed, PlayedGame, Seat, SeatStats,
+};
 pub use schedule::{schedule, Fixture};
 pub use sprt::{Sprt, SprtDecision};
 pub use standings::{AgentTotals, PairTotals, Standings};

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Game, MoveList, Outcome};
 use crate::record::Record;
-use crate::search::{Agent, Budget, Position, SearchError};
+use crate::search::{Agent, Budget, Position, SearchError, SearchReport};
 
 /// An agent in a seat, with the budget it gets for every move.
 pub struct Seat<G: Game> {
@@ -86,6 +86,37 @@ pub fn play_game<G: Game>(
     seats: &mut [Seat<G>],
     max_plies: usize,
 ) -> Result<PlayedGame<G::Move>, ArenaError> {
+    play_game_with(game, start, seats, max_plies, |_| {})
+}
+
+/// What [`play_game_with`] reports after each move.
+#[derive(Debug)]
+pub struct MovePlayed<'a, G: Game> {
+    /// The ply of the move, 0 for the first.
+    pub ply: usize,
+    /// The seat that moved.
+    pub seat: usize,
+    /// The position before the move.
+    pub before: &'a G::State,
+    /// The agent's report; its `best_move` was played.
+    pub report: &'a SearchReport<G::Move>,
+}
+
+/// [`play_game`], calling `on_move` after every move (a terminal prints it, a GUI shows it):
+/// the one game loop of every program that lets agents play.
+///
+/// # Errors
+/// If an agent fails or answers an illegal move.
+///
+/// # Panics
+/// If `seats.len()` differs from `game.num_players()`.
+pub fn play_game_with<G: Game>(
+    game: &G,
+    start: &G::State,
+    seats: &mut [Seat<G>],
+    max_plies: usize,
+    mut on_move: impl FnMut(MovePlayed<'_, G>),
+) -> Result<PlayedGame<G::Move>, ArenaError> {
     assert_eq!(seats.len(), game.num_players(), "one seat per player");
     for seat in seats.iter_mut() {
         seat.agent.new_game();
@@ -115,6 +146,8 @@ pub fn play_game<G: Game>(
         for seat in seats.iter_mut() {
             seat.agent.observe(game, &before, report.best_move);
         }
+        let ply = record.moves().len() - 1;
+        on_move(MovePlayed { ply, seat: s, before: &before, report: &report });
     }
     let outcome = record.outcome().unwrap_or(Outcome::Draw);
     Ok(PlayedGame { moves: record.moves().to_vec(), outcome, seats: stats, adjudicated })
