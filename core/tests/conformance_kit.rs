@@ -76,6 +76,7 @@ enum Bug {
     HashIgnoresTurn,
     HashOfMoveOrder,
     HashSometimes,
+    KeyOutsideSpace,
     SharedClone,
     NeverEnds,
     MoveNotation,
@@ -196,6 +197,18 @@ impl Game for Toy {
         }
     }
 
+    fn move_key_space(&self) -> u32 {
+        if self.bug == Bug::KeyOutsideSpace {
+            2
+        } else {
+            3
+        }
+    }
+
+    fn move_key(&self, _s: &ToyState, mv: u8) -> u32 {
+        u32::from(mv)
+    }
+
     fn hash(&self, s: &ToyState) -> Option<u64> {
         let position = u64::from(s.total)
             | u64::from(s.plies) << 8
@@ -302,6 +315,7 @@ fn each_broken_toy_is_caught_with_its_rule() {
         (Bug::HashIgnoresTurn, Rule::HashCollision),
         (Bug::HashOfMoveOrder, Rule::UnequalHashes),
         (Bug::HashSometimes, Rule::UnequalHashes),
+        (Bug::KeyOutsideSpace, Rule::MoveKey),
         (Bug::SharedClone, Rule::SharedClone),
         (Bug::NeverEnds, Rule::NoEnd),
         (Bug::MoveNotation, Rule::MoveRoundTrip),

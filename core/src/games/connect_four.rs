@@ -443,29 +443,7 @@ mod tests {
     /// move of a position has a key of its own.
     #[test]
     fn move_keys_fit_and_mostly_differ() {
-        let game = ConnectFour::standard();
-        let space = game.move_key_space();
-        let (mut moves, mut keys) = (MoveList::new(), Vec::new());
-        let (mut total, mut distinct) = (0, 0);
-        let mut rng = 7u64;
-        for _ in 0..30 {
-            let mut s = game.initial_state();
-            loop {
-                game.generate_moves(&s, &mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                keys.clear();
-                keys.extend(moves.iter().map(|&m| game.move_key(&s, m)));
-                assert!(keys.iter().all(|&k| k < space), "{keys:?} >= {space}");
-                total += keys.len();
-                keys.sort_unstable();
-                keys.dedup();
-                distinct += keys.len();
-                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                game.apply(&mut s, moves[(rng >> 33) as usize % moves.len()]);
-            }
-        }
-        assert!(distinct * 100 >= total * 100, "{distinct} distinct keys for {total} moves");
+        let spread = crate::testing::move_key_spread(&ConnectFour::standard(), 30, 7, 1000);
+        assert!(spread.moves > 0 && spread.distinct * 100 >= spread.moves * 100, "{spread:?}");
     }
 }

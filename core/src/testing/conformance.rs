@@ -141,6 +141,8 @@ pub enum Rule {
     SharedClone,
     /// 9: every game ends (within [`Config::max_plies`]).
     NoEnd,
+    /// Move keys: every [`Game::move_key`] of a legal move is below [`Game::move_key_space`].
+    MoveKey,
     /// Notation: formatting a legal move and parsing the text gives the move back.
     MoveRoundTrip,
     /// Notation: formatting a position and parsing the text gives the position back.
@@ -165,6 +167,7 @@ impl fmt::Display for Rule {
             Rule::HashCollision => "hash covers the state (contract 7)",
             Rule::SharedClone => "independent clones (contract 8)",
             Rule::NoEnd => "every game ends (contract 9)",
+            Rule::MoveKey => "move key below the key space",
             Rule::MoveRoundTrip => "move notation round trip",
             Rule::StateRoundTrip => "position notation round trip",
             Rule::Malformed => "malformed text is rejected",
@@ -488,6 +491,18 @@ impl<G: Game> Walk<'_, G> {
                         shown()
                     ),
                 ));
+            }
+        }
+        let space = game.move_key_space();
+        for &mv in moves.iter() {
+            let key = guard(|| format!("move_key on {}", shown()), || game.move_key(state, mv))?;
+            if space > 0 && key >= space {
+                let detail = format!(
+                    "move {} has key {key}, not below the key space {space}, in {}",
+                    self.show_move(state, mv),
+                    shown()
+                );
+                return Err(fault(Rule::MoveKey, detail));
             }
         }
         let count = guard(|| format!("count_moves on {}", shown()), || game.count_moves(state))?;
@@ -865,4 +880,67 @@ fn run<G: Game>(
             seed: config.seed,
         }),
     }
+}
+
+/// How well a game's move keys tell moves apart, over seeded random games: see
+/// [`move_key_spread`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeySpread {
+    /// Legal moves seen, over every position of the games.
+    pub moves: usize,
+    /// The number of distinct keys among each position's moves, summed over the positions.
+    pub distinct: usize,
+}
+
+impl KeySpread {
+    /// The share of moves whose key no other move of the same position has, in `[0, 1]`.
+    pub fn ratio(&self) -> f64 {
+        if self.moves == 0 {
+            1.0
+        } else {
+            self.distinct as f64 / self.moves as f64
+        }
+    }
+}
+
+/// Plays `games` random games from the start (seeded, at most `max_plies` plies each) and
+/// measures how many of each position's moves have keys of their own. Keys may collide (it
+/// only blurs search statistics), so this is a figure for a game's own tests to bound, not a
+/// contract; that every key is below the key space is checked by [`check_game`].
+///
+/// # Panics
+/// If a key is not below [`Game::move_key_space`].
+///
+/// ```
+/// use ply::games::ConnectFour;
+/// use ply::testing::move_key_spread;
+///
+/// let spread = move_key_spread(&ConnectFour::standard(), 10, 1, 200);
+/// assert_eq!(spread.ratio(), 1.0); // a column's landing square names the move
+/// ```
+pub fn move_key_spread<G: Game>(game: &G, games: usize, seed: u64, max_plies: usize) -> KeySpread {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let space = game.move_key_space();
+    let (mut moves, mut keys) = (MoveList::new(), Vec::new());
+    let mut spread = KeySpread::default();
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        for _ in 0..max_plies {
+            game.generate_moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            keys.clear();
+            keys.extend(moves.iter().map(|&m| game.move_key(&state, m)));
+            assert!(keys.iter().all(|&k| k < space.max(1)), "keys {keys:?} not below {space}");
+            spread.moves += keys.len();
+            keys.sort_unstable();
+            keys.dedup();
+            spread.distinct += keys.len();
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.apply(&mut state, mv);
+        }
+    }
+    spread
 }
