@@ -17,8 +17,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ply::search::alphabeta::AlphaBeta;
-use ply_draughts::hub::{self, HubEngine};
-use ply_draughts::{DrawRules, InternationalDraughts, Move};
+use ply_draughts::{DrawRules, InternationalDraughts};
+use ply_tools::engines::hub::engine::info_fields;
+use ply_tools::engines::hub::{serve, HubEngine};
 
 use ply_tools::play::{run_program, HumanSide, PlayArgs};
 
@@ -73,14 +74,24 @@ fn draw_rules(off: &[String]) -> Result<DrawRules, String> {
 }
 
 fn hub_mode(tt_mb: usize) -> ExitCode {
-    let agent = AlphaBeta::new().with_tt_mb(tt_mb.clamp(1, 65_536)).with_info(Box::new(|info| {
-        let pv: &[Move] = info.pv::<Move>().unwrap_or(&[]);
-        let line = hub::info_fields(info.depth, info.value, info.nodes, info.elapsed, pv);
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
-    }));
-    let engine = HubEngine::new(agent).without_final_info();
-    match hub::run(engine, io::BufReader::new(io::stdin()), io::stdout()) {
+    let codec = ply_examples::draughts_hub_codec();
+    let agent =
+        AlphaBeta::new().with_tt_mb(tt_mb.clamp(1, 65_536)).with_info(Box::new(move |info| {
+            let game = InternationalDraughts::new();
+            let line = info_fields(
+                &game,
+                codec,
+                info.depth,
+                info.value,
+                info.nodes,
+                info.elapsed,
+                info.pv,
+            );
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+        }));
+    let engine = HubEngine::new(InternationalDraughts::new(), codec, agent).without_final_info();
+    match serve(engine, io::BufReader::new(io::stdin()), io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

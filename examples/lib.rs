@@ -59,10 +59,19 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .engines("alphabeta:time=2s", "alphabeta:time=50ms")
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
-    .hub(HubCodec {
-        position: |_, s| ply_draughts::hub::format_position(s),
-        parse_move: ply_draughts::hub::parse_hub_move,
-    })
+    .hub(draughts_hub_codec())
+}
+
+/// International draughts in the Hub protocol (Scan's): the ruleset's text forms.
+pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
+    use ply_draughts::hub;
+    HubCodec {
+        variant: "normal",
+        position: |_, s| hub::format_position(s),
+        parse_position: |_, t| hub::parse_position(t).map_err(|e| e.to_string()),
+        format_move: |_, m| hub::format_hub_move(m),
+        parse_move: hub::parse_hub_move,
+    }
 }
 
 /// Reversi for 2 to 4 players: `--size N`, `--players P`; NBoard engines on 2-player 8x8.

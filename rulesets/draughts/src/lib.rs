@@ -11,7 +11,8 @@
 //!   `W:W31-50:B1-20` through [`DraughtsState`]'s `FromStr`/`Display`; [`MoveText`] parses
 //!   move syntax alone.
 //! - [`perft_fast`]: bulk-counting perft on the bare bitboards.
-//! - [`hub`]: the Hub protocol (Scan's engine protocol) around any [`ply::search::Agent`].
+//! - [`hub`]: the Hub protocol's text forms of positions and moves (the protocol itself is in
+//!   `ply_tools::engines::hub`, with these functions as the codec of draughts).
 //!
 //! The board is a `u64` with 50 playable bits and four ghost bits, so every diagonal step is
 //! a fixed shift; move generation allocates nothing beyond the caller's list.

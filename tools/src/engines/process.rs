@@ -92,28 +92,6 @@ impl Drop for EngineProcess {
     }
 }
 
-/// Reads `key=value` fields of a protocol line; values may be double-quoted
-/// (`done move=32-28 pv="32-28 19-23"`).
-pub fn fields(line: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut rest = line.trim();
-    while !rest.is_empty() {
-        let Some(eq) = rest.find('=') else { break };
-        let key = rest[..eq].rsplit(' ').next().unwrap_or("").to_string();
-        let after = &rest[eq + 1..];
-        let (value, tail) = match after.strip_prefix('"') {
-            Some(quoted) => match quoted.find('"') {
-                Some(end) => (&quoted[..end], &quoted[end + 1..]),
-                None => (quoted, ""),
-            },
-            None => after.split_once(' ').unwrap_or((after, "")),
-        };
-        out.push((key, value.to_string()));
-        rest = tail.trim_start();
-    }
-    out
-}
-
 /// A connection that answers through a function, for testing protocol clients against an
 /// engine's line handler in the same process.
 #[cfg(test)]
@@ -140,15 +118,6 @@ impl<F: FnMut(&str) -> Vec<String> + Send> Transport for Loopback<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fields_with_quotes() {
-        let f = fields("info depth=7 score=0.12 pv=\"32-28 19-23\" nodes=100");
-        assert_eq!(f[0], ("depth".to_string(), "7".to_string()));
-        assert_eq!(f[2], ("pv".to_string(), "32-28 19-23".to_string()));
-        assert_eq!(f[3], ("nodes".to_string(), "100".to_string()));
-        assert_eq!(fields("done move=32-28")[0].1, "32-28");
-    }
 
     #[test]
     fn a_process_answers_and_times_out() {

@@ -1,20 +1,31 @@
-//! Scripted Hub protocol sessions, through the state machine and through the threaded driver.
+//! Scripted Hub protocol sessions with international draughts (the registration's codec),
+//! through the state machine and through the threaded driver.
 
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
 use ply::search::alphabeta::AlphaBeta;
-use ply::Notation;
-use ply_draughts::hub::{self, HubEngine, Level};
-use ply_draughts::InternationalDraughts;
+use ply::{Game, Notation};
+use ply_draughts::{hub, InternationalDraughts};
+use ply_tools::engines::hub::protocol::Flow;
+use ply_tools::engines::hub::{serve, HubEngine, Level};
+
+/// An engine searching with alpha-beta and a 1 MiB table.
+fn engine() -> HubEngine<InternationalDraughts, AlphaBeta> {
+    HubEngine::new(
+        InternationalDraughts::new(),
+        ply_examples::draughts_hub_codec(),
+        AlphaBeta::new().with_tt_mb(1),
+    )
+}
 
 const START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
 
 fn session(lines: &[&str]) -> Vec<String> {
-    let mut engine = HubEngine::new(AlphaBeta::new().with_tt_mb(1));
+    let mut engine = engine();
     let mut out = Vec::new();
     for line in lines {
-        if engine.handle(line, &mut out) == hub::Flow::Quit {
+        if engine.handle(line, &mut out) == Flow::Quit {
             out.push("<quit>".into());
             break;
         }
@@ -82,7 +93,7 @@ fn errors_are_reported_and_the_session_goes_on() {
 
 #[test]
 fn level_forms_are_understood() {
-    let mut engine = HubEngine::new(AlphaBeta::new().with_tt_mb(1));
+    let mut engine = engine();
     let mut out = Vec::new();
     engine.handle("level depth=7", &mut out);
     assert_eq!(engine.level(), Level::Depth(7));
@@ -99,10 +110,17 @@ fn level_forms_are_understood() {
 
 #[test]
 fn new_game_resets_the_position() {
-    let mut engine = HubEngine::new(AlphaBeta::new().with_tt_mb(1));
+    let mut engine = engine();
     let mut out = Vec::new();
     engine.handle("pos moves=\"32-28\"", &mut out);
     assert!(!engine.state().white_to_move());
+    assert_eq!(engine.state(), &{
+        let game = InternationalDraughts::new();
+        let mut s = game.initial_state();
+        let mv = game.parse_move(&s, "32-28").unwrap();
+        game.apply(&mut s, mv);
+        s
+    });
     engine.handle("new-game", &mut out);
     assert_eq!(hub::format_position(engine.state()), START);
 }
@@ -126,8 +144,7 @@ fn threaded_driver_stops_an_infinite_search() {
     let script =
         format!("hub\ninit\npos pos={START}\nlevel infinite\ngo analyze\nping\nstop\nquit\n");
     let out = Shared::default();
-    let engine = HubEngine::new(AlphaBeta::new().with_tt_mb(1));
-    hub::run(engine, Cursor::new(script.into_bytes()), out.clone()).unwrap();
+    serve(engine(), Cursor::new(script.into_bytes()), out.clone()).unwrap();
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     assert!(text.contains("ready\n"), "{text}");
     assert!(text.contains("pong\n"), "{text}");
@@ -138,8 +155,7 @@ fn threaded_driver_stops_an_infinite_search() {
 fn threaded_driver_answers_pending_searches_after_end_of_input() {
     let script = format!("pos pos={START}\nlevel depth=2\ngo think\n");
     let out = Shared::default();
-    hub::run(HubEngine::new(AlphaBeta::new().with_tt_mb(1)), Cursor::new(script), out.clone())
-        .unwrap();
+    serve(engine(), Cursor::new(script), out.clone()).unwrap();
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     assert!(text.lines().any(|l| l.starts_with("done move=")), "{text}");
 }

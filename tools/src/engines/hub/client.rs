@@ -1,4 +1,4 @@
-//! A Hub protocol client (version 2, Scan's protocol): an external draughts engine as an
+//! The client side of the Hub protocol (version 2, Scan's protocol): an external draughts engine as an
 //! [`Agent`] for any game with a [`HubCodec`]. The engine is started on the first move; each
 //! move sends the position (`pos pos=...`), the limit (`level depth=N` or
 //! `level move-time=S`) and `go think`, and reads `info` lines up to `done move=...`.
@@ -9,28 +9,8 @@ use std::time::{Duration, Instant};
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::Game;
 
-use super::process::{fields, EngineProcess, Transport};
-
-/// Reads an engine's move text as a legal move of a position.
-pub type MoveReader<G> = fn(&G, &<G as Game>::State, &str) -> Result<<G as Game>::Move, String>;
-
-/// How a game's positions and moves read in the Hub protocol. Plain functions, so a
-/// registration builds one from the ruleset's own formatters.
-pub struct HubCodec<G: Game> {
-    /// The text of `pos=` for a position (international draughts: `W` or `B`, then one of
-    /// `w b W B e` per square).
-    pub position: fn(&G, &G::State) -> String,
-    /// Reads an engine's `move=` text as a legal move of the position.
-    pub parse_move: MoveReader<G>,
-}
-
-impl<G: Game> Clone for HubCodec<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<G: Game> Copy for HubCodec<G> {}
+use super::protocol::{arg, parse_line, HubCodec};
+use crate::engines::process::{EngineProcess, Transport};
 
 /// How long the handshake may take.
 const STARTUP: Duration = Duration::from_secs(30);
@@ -113,9 +93,9 @@ fn handshake(t: &mut dyn Transport) -> io::Result<String> {
     let mut name = "engine".to_string();
     loop {
         let line = t.recv(STARTUP)?;
-        if line.starts_with("id ") {
-            if let Some((_, n)) = fields(&line).into_iter().find(|(k, _)| k == "name") {
-                name = n;
+        if let Ok(Some((command, args))) = parse_line(&line) {
+            if let (true, Some(n)) = (command == "id", arg(&args, "name")) {
+                name = n.to_string();
             }
         }
         if line.trim() == "wait" {
@@ -163,10 +143,9 @@ fn think<G: Game>(
     let (mut depth, mut nodes, mut value) = (0, 0, Value::Unknown);
     loop {
         let line = t.recv(answer_timeout(budget)).map_err(io)?;
-        let (command, _) = line.split_once(' ').unwrap_or((&line, ""));
-        let f = fields(&line);
-        let get = |key: &str| f.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-        match command {
+        let Ok(Some((command, args))) = parse_line(&line) else { continue };
+        let get = |key: &str| arg(&args, key);
+        match command.as_str() {
             "info" => {
                 depth = get("depth").and_then(|d| d.parse().ok()).unwrap_or(depth);
                 nodes = get("nodes").and_then(|n| n.parse().ok()).unwrap_or(nodes);
@@ -214,18 +193,26 @@ impl<G: Game> Agent<G> for HubClient<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::hub::HubEngine;
     use crate::engines::process::Loopback;
     use ply::search::baseline::Greedy;
     use ply::MoveList;
-    use ply_draughts::hub::{format_position, parse_hub_move, HubEngine};
+    use ply_draughts::hub::{format_hub_move, format_position, parse_hub_move, parse_position};
     use ply_draughts::InternationalDraughts;
 
     fn codec() -> HubCodec<InternationalDraughts> {
-        HubCodec { position: |_, s| format_position(s), parse_move: parse_hub_move }
+        HubCodec {
+            variant: "normal",
+            position: |_, s| format_position(s),
+            parse_position: |_, t| parse_position(t).map_err(|e| e.to_string()),
+            format_move: |_, m| format_hub_move(m),
+            parse_move: parse_hub_move,
+        }
     }
 
     fn client() -> HubClient<InternationalDraughts> {
-        let mut engine = HubEngine::new(Greedy::with_seed(3));
+        let mut engine =
+            HubEngine::new(InternationalDraughts::new(), codec(), Greedy::with_seed(3));
         let handler = move |line: &str| {
             let mut out = Vec::new();
             engine.handle(line, &mut out);

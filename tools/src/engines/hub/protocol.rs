@@ -1,0 +1,222 @@
+//! The Hub protocol's text: one parser for the lines of both sides (the client and the
+//! engine), the `level` limits, and the codec that maps a game's positions and moves to the
+//! protocol's text.
+
+use std::time::Duration;
+
+use ply::search::{Budget, Clock};
+use ply::Game;
+
+/// What the caller should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// The search limit set by `level`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Level {
+    /// `level depth=N`.
+    Depth(u32),
+    /// `level move-time=S`: seconds per move.
+    MoveTime(Duration),
+    /// `level [moves=M] time=T [inc=I]`: the game clock.
+    Clock(Clock),
+    /// `level infinite`: search until `stop`.
+    Infinite,
+}
+
+impl Level {
+    /// The budget of a search at this level (an infinite search gets a day, in practice
+    /// until `stop`).
+    pub fn budget(self) -> Budget {
+        match self {
+            Level::Depth(d) => Budget::depth(d),
+            Level::MoveTime(t) => Budget::time(t),
+            Level::Clock(c) => Budget::clock(c),
+            Level::Infinite => Budget::time(Duration::from_secs(86_400)),
+        }
+    }
+
+    /// The `level` command that sets this level.
+    pub fn command(self) -> String {
+        match self {
+            Level::Depth(d) => format!("level depth={d}"),
+            Level::MoveTime(t) => format!("level move-time={:.3}", t.as_secs_f64()),
+            Level::Clock(c) => {
+                let moves = c.moves_to_go.map(|m| format!(" moves={m}")).unwrap_or_default();
+                format!(
+                    "level{moves} time={:.3} inc={:.3}",
+                    c.remaining.as_secs_f64(),
+                    c.increment.as_secs_f64()
+                )
+            }
+            Level::Infinite => "level infinite".to_string(),
+        }
+    }
+}
+
+/// Reads an engine's move text as a legal move of a position.
+pub type MoveReader<G> = fn(&G, &<G as Game>::State, &str) -> Result<<G as Game>::Move, String>;
+
+/// Reads a `pos=` text as a position.
+pub type PositionReader<G> = fn(&G, &str) -> Result<<G as Game>::State, String>;
+
+/// How a game's positions and moves read in the Hub protocol. Plain functions, so a
+/// registration builds one from the ruleset's own formatters.
+pub struct HubCodec<G: Game> {
+    /// The value of the `variant` parameter (`normal` for international draughts).
+    pub variant: &'static str,
+    /// The text of `pos=` for a position (international draughts: `W` or `B`, then one of
+    /// `w b W B e` per square).
+    pub position: fn(&G, &G::State) -> String,
+    /// Reads a `pos=` text.
+    pub parse_position: PositionReader<G>,
+    /// The text of a move (`32-28`, `28x19x23`).
+    pub format_move: fn(&G, G::Move) -> String,
+    /// Reads a move's text as a legal move of the position.
+    pub parse_move: MoveReader<G>,
+}
+
+impl<G: Game> Clone for HubCodec<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for HubCodec<G> {}
+
+/// A command and its `name=value` arguments.
+pub type ParsedLine = (String, Vec<(String, String)>);
+
+/// Splits a line into its command and `name=value` arguments (values may be quoted).
+///
+/// # Errors
+/// An unterminated quote.
+pub fn parse_line(line: &str) -> Result<Option<ParsedLine>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = line.trim().chars().peekable();
+    while chars.peek().is_some() {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut token = String::new();
+        let mut quoted = false;
+        while let Some(&c) = chars.peek() {
+            if c == '"' {
+                quoted = !quoted;
+                chars.next();
+                continue;
+            }
+            if c.is_whitespace() && !quoted {
+                break;
+            }
+            token.push(c);
+            chars.next();
+        }
+        if quoted {
+            return Err(format!("unterminated quote in: {}", line.trim()));
+        }
+        if !token.is_empty() {
+            tokens.push(token);
+        }
+    }
+    let mut it = tokens.into_iter();
+    let Some(command) = it.next() else { return Ok(None) };
+    let args = it
+        .map(|t| match t.split_once('=') {
+            Some((n, v)) => (n.to_string(), v.to_string()),
+            None => (t, String::new()),
+        })
+        .collect();
+    Ok(Some((command, args)))
+}
+
+/// The value of argument `name` in a parsed line.
+pub fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+/// `error message="..."`.
+pub fn error_line(message: &str) -> String {
+    format!("error message=\"{}\"", message.replace('"', "'"))
+}
+
+/// Reads the arguments of a `level` command.
+///
+/// # Errors
+/// A message naming the bad value, or a level with no limit.
+pub fn parse_level(args: &[(String, String)]) -> Result<Level, String> {
+    let get = |name: &str| args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    let seconds = |name: &str, v: &str| -> Result<Duration, String> {
+        v.parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("bad {name}: {v}"))
+    };
+    if get("infinite").is_some() {
+        return Ok(Level::Infinite);
+    }
+    if let Some(d) = get("depth") {
+        return match d.parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(Level::Depth(n)),
+            _ => Err(format!("bad depth: {d}")),
+        };
+    }
+    if let Some(t) = get("move-time") {
+        return Ok(Level::MoveTime(seconds("move-time", t)?));
+    }
+    if let Some(t) = get("time") {
+        let remaining = seconds("time", t)?;
+        let increment = match get("inc") {
+            Some(i) => seconds("inc", i)?,
+            None => Duration::ZERO,
+        };
+        let moves_to_go = match get("moves") {
+            Some(m) => Some(m.parse::<u32>().map_err(|_| format!("bad moves: {m}"))?),
+            None => None,
+        };
+        return Ok(Level::Clock(Clock { remaining, increment, moves_to_go }));
+    }
+    Err("level needs depth=, move-time=, time= or infinite".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_into_command_and_quoted_arguments() {
+        let (c, a) =
+            parse_line("info depth=7 score=0.12 pv=\"32-28 19-23\" nodes=100").unwrap().unwrap();
+        assert_eq!(c, "info");
+        assert_eq!(arg(&a, "pv"), Some("32-28 19-23"));
+        assert_eq!(arg(&a, "nodes"), Some("100"));
+        assert_eq!(parse_line("   ").unwrap(), None);
+        assert!(parse_line("id name=\"ply").is_err());
+    }
+
+    #[test]
+    fn levels_read_and_write() {
+        let read = |t: &str| parse_level(&parse_line(t).unwrap().unwrap().1);
+        for level in [
+            Level::Depth(7),
+            Level::MoveTime(Duration::from_millis(250)),
+            Level::Infinite,
+            Level::Clock(Clock {
+                remaining: Duration::from_secs(60),
+                increment: Duration::from_secs(1),
+                moves_to_go: Some(40),
+            }),
+        ] {
+            assert_eq!(read(&level.command()), Ok(level), "{}", level.command());
+        }
+        assert!(read("level depth=0").is_err());
+        assert!(read("level move-time=-1").is_err());
+        assert!(read("level").is_err());
+    }
+}
