@@ -755,7 +755,12 @@ pub fn run<G: Notation + Sync + 'static>(
         return ExitCode::FAILURE;
     }
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let names: Vec<String> = defaults.names.to_vec();
+    // Seat names fit one player count (Black and White): other counts number the players.
+    let names: Vec<String> = if defaults.names.len() == game.num_players() {
+        defaults.names.to_vec()
+    } else {
+        Vec::new()
+    };
     let color = color_enabled();
     let mut out = io::stdout().lock();
     let describe: Vec<String> = seats
