@@ -28,53 +28,119 @@ pub fn elo_from_score(score: f64) -> f64 {
     }
 }
 
-/// An Elo difference estimated from wins, draws and losses.
+/// The z value of a two-sided 95% interval.
+const Z95: f64 = 1.959_964;
+
+/// A match score with its Elo difference and 95% confidence interval.
+///
+/// The interval is Wilson's score interval generalised to draws: the scores `p` with
+/// `(s - p)^2 <= z^2 V(p) / n`, where `s` is the mean score of `n` games and `V(p)` the
+/// per-game variance a true score `p` gives with the observed draw rate `d`,
+/// `p (1 - p) - d / 4`. Without draws it is Wilson's interval. Unlike `s ± z sqrt(var / n)`,
+/// it stays honest at the edges: a clean sweep has a finite lower bound (20-0 gives
+/// `+inf [+287, +inf]`), and an even score is exactly 0, never `-0`.
+///
+/// ```
+/// use ply::arena::EloEstimate;
+/// let e = EloEstimate::new(20, 0, 0).unwrap();
+/// assert!(e.elo.is_infinite() && e.low.is_finite() && e.low > 250.0);
+/// assert_eq!(EloEstimate::new(3, 4, 3).unwrap().elo.to_string(), "0");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
-    /// The mean score, `(wins + draws / 2) / games`.
+    /// The mean score in `[0, 1]` (a draw is half a point).
     pub score: f64,
-    /// The Elo difference that the score gives.
+    /// The Elo difference the score implies (infinite for a clean sweep).
     pub elo: f64,
-    /// Lower end of the 95% confidence interval.
+    /// The lower end of the 95% interval.
     pub low: f64,
-    /// Upper end of the 95% confidence interval.
+    /// The upper end of the 95% interval.
     pub high: f64,
 }
 
+/// `x` with a negative zero made positive, so it prints as `0`.
+fn unsigned_zero(x: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
 impl EloEstimate {
-    /// The estimate for a `wins`/`draws`/`losses` record, or `None` with no games.
-    ///
-    /// The interval comes from the normal approximation of the mean score, whose per-game
-    /// variance is measured from the three outcomes' frequencies (a trinomial), mapped through
-    /// [`elo_from_score`].
-    ///
-    /// ```
-    /// use ply::arena::EloEstimate;
-    /// let e = EloEstimate::new(60, 30, 10).unwrap();
-    /// assert!(e.low < e.elo && e.elo < e.high);
-    /// assert_eq!(e.score, 0.75);
-    /// ```
+    /// The estimate for a record of wins, draws and losses; `None` before any game.
     pub fn new(wins: u64, draws: u64, losses: u64) -> Option<EloEstimate> {
         let n = (wins + draws + losses) as f64;
         if n == 0.0 {
             return None;
         }
-        let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
-        let score = w + d / 2.0;
-        let variance = w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2);
-        let margin = 1.959_964 * (variance / n).sqrt();
-        Some(EloEstimate {
-            score,
-            elo: elo_from_score(score),
-            low: elo_from_score(score - margin),
-            high: elo_from_score(score + margin),
-        })
+        let score = (wins as f64 + draws as f64 / 2.0) / n;
+        let (low, high) = wilson(score, draws as f64 / n, n);
+        Some(EloEstimate::from_bounds(score, low, high))
     }
 
-    /// Half the width of the interval (`±` this many Elo), infinite when an end is unbounded.
+    /// The estimate for game pairs (each opening played from both seats): `pairs[k]` is the
+    /// number of pairs in which the first agent scored `k / 2` points over the two games
+    /// (0, 0.5, 1, 1.5 or 2), the pentanomial record. Pairing removes the opening's bias from
+    /// the variance, so the interval is the normal one on the pair scores, `s ± z sqrt(var /
+    /// N)`, with every count raised to at least 0.001 (as fishtest regularises) so that a
+    /// sweep has a finite lower bound; `None` before any pair.
+    ///
+    /// ```
+    /// use ply::arena::EloEstimate;
+    /// let e = EloEstimate::from_pentanomial([0, 2, 10, 6, 2]).unwrap();
+    /// assert_eq!(e.score, 0.6);
+    /// assert!(e.low < e.elo && e.elo < e.high);
+    /// ```
+    pub fn from_pentanomial(pairs: [u64; 5]) -> Option<EloEstimate> {
+        let n: u64 = pairs.iter().sum();
+        if n == 0 {
+            return None;
+        }
+        let score = pairs.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>()
+            / n as f64;
+        let (mean, var, total) = pair_moments(pairs);
+        let margin = Z95 * (var / total).sqrt();
+        let (low, high) = ((mean - margin).max(0.0), (mean + margin).min(1.0));
+        Some(EloEstimate::from_bounds(score, low.min(score), high.max(score)))
+    }
+
+    fn from_bounds(score: f64, low: f64, high: f64) -> EloEstimate {
+        EloEstimate {
+            score,
+            elo: unsigned_zero(elo_from_score(score)),
+            low: unsigned_zero(elo_from_score(low)),
+            high: unsigned_zero(elo_from_score(high)),
+        }
+    }
+
+    /// Half the interval's width in Elo.
     pub fn half_width(&self) -> f64 {
         (self.high - self.low) / 2.0
     }
+}
+
+/// The generalised Wilson interval of a mean score `s` over `n` games with draw rate `d`.
+fn wilson(s: f64, d: f64, n: f64) -> (f64, f64) {
+    // (1 + k) p^2 - (2 s + k) p + s^2 + k d / 4 = 0, with k = z^2 / n.
+    let k = Z95 * Z95 / n;
+    let a = 1.0 + k;
+    let b = 2.0 * s + k;
+    let disc = (k * (4.0 * (s * (1.0 - s) - d / 4.0) + k * (1.0 - d))).max(0.0);
+    let root = disc.sqrt();
+    (((b - root) / (2.0 * a)).clamp(0.0, 1.0), ((b + root) / (2.0 * a)).clamp(0.0, 1.0))
+}
+
+/// The mean and variance of the per-pair score (`k / 4` for bin `k`) of a pentanomial record
+/// regularised as fishtest does (every count at least 0.001), and the regularised total.
+pub(crate) fn pair_moments(pairs: [u64; 5]) -> (f64, f64, f64) {
+    let counts = pairs.map(|c| (c as f64).max(1e-3));
+    let total: f64 = counts.iter().sum();
+    let mean = counts.iter().enumerate().map(|(k, c)| c * k as f64 / 4.0).sum::<f64>() / total;
+    let var =
+        counts.iter().enumerate().map(|(k, c)| c * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>()
+            / total;
+    (mean, var, total)
 }
 
 #[cfg(test)]
@@ -106,5 +172,49 @@ mod tests {
         assert_eq!((e.elo, e.low, e.high), (0.0, 0.0, 0.0));
         assert!(EloEstimate::new(0, 0, 0).is_none());
         assert_eq!(EloEstimate::new(5, 0, 0).unwrap().elo, f64::INFINITY);
+    }
+
+    /// 20-0 by hand: k = 1.96^2 / 20 = 0.19208, (1 + k) p^2 - (2 + k) p + 1 = 0 has the roots
+    /// 1 and 1 / (1 + k) = 0.83887, which is +286.6 Elo.
+    #[test]
+    fn a_sweep_has_a_finite_lower_bound() {
+        let e = EloEstimate::new(20, 0, 0).unwrap();
+        assert_eq!(e.elo, f64::INFINITY);
+        assert_eq!(e.high, f64::INFINITY);
+        assert!((e.low - 286.6).abs() < 0.1, "{e:?}");
+        let e = EloEstimate::new(0, 0, 20).unwrap();
+        assert!((e.high + 286.6).abs() < 0.1 && e.low == f64::NEG_INFINITY, "{e:?}");
+    }
+
+    /// Without draws the interval is Wilson's: 15 of 20 gives [0.531, 0.888] (Wilson's
+    /// interval for 15/20, computed by hand: centre 0.7125, half-width 0.1787).
+    #[test]
+    fn without_draws_it_is_wilsons_interval() {
+        let e = EloEstimate::new(15, 0, 5).unwrap();
+        let (lo, hi) = (score_from_elo(e.low), score_from_elo(e.high));
+        assert!((lo - 0.5313).abs() < 1e-3 && (hi - 0.8880).abs() < 1e-3, "{lo} {hi}");
+    }
+
+    #[test]
+    fn even_scores_are_zero_not_minus_zero() {
+        for (w, d, l) in [(3, 4, 3), (0, 10, 0), (5, 0, 5)] {
+            let e = EloEstimate::new(w, d, l).unwrap();
+            assert_eq!(format!("{:+.0}", e.elo), "+0", "{w}-{d}-{l}");
+        }
+        let e = EloEstimate::from_pentanomial([1, 0, 2, 0, 1]).unwrap();
+        assert_eq!(format!("{:+.0}", e.elo), "+0");
+    }
+
+    /// Pair scores 0, 0.25, 0.5, 0.75, 1 with counts 0, 2, 10, 6, 2: mean 0.6, variance
+    /// (2 * 0.35^2 + 10 * 0.1^2 + 6 * 0.15^2 + 2 * 0.4^2) / 20 = 0.04; 95% interval
+    /// 0.6 ± 1.96 * sqrt(0.04 / 20) = [0.5124, 0.6877] (the regularisation moves it < 1e-4).
+    #[test]
+    fn pentanomial_interval_by_hand() {
+        let e = EloEstimate::from_pentanomial([0, 2, 10, 6, 2]).unwrap();
+        let (lo, hi) = (score_from_elo(e.low), score_from_elo(e.high));
+        assert!((lo - 0.5124).abs() < 1e-3 && (hi - 0.6877).abs() < 1e-3, "{lo} {hi}");
+        let sweep = EloEstimate::from_pentanomial([0, 0, 0, 0, 10]).unwrap();
+        assert!(sweep.low.is_finite() && sweep.low > 300.0, "{sweep:?}");
+        assert!(EloEstimate::from_pentanomial([0; 5]).is_none());
     }
 }

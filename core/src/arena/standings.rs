@@ -72,12 +72,34 @@ pub struct PairTotals {
     pub draws: u64,
     /// Games `a` lost.
     pub losses: u64,
+    /// The pentanomial record of the games added as pairs ([`Standings::add_paired`]):
+    /// `pentanomial[k]` pairs in which `a` scored `k / 2` points over the opening's two games.
+    pub pentanomial: [u64; 5],
 }
 
 impl PairTotals {
-    /// `a`'s Elo advantage over `b` with its 95% interval.
+    /// `a`'s Elo advantage over `b` with its 95% interval: from the pentanomial record when
+    /// every game belongs to a completed pair (the paired openings' variance is the honest
+    /// one), from wins, draws and losses otherwise.
     pub fn elo(&self) -> Option<EloEstimate> {
-        EloEstimate::new(self.wins, self.draws, self.losses)
+        if self.is_paired() {
+            EloEstimate::from_pentanomial(self.pentanomial)
+        } else {
+            EloEstimate::new(self.wins, self.draws, self.losses)
+        }
+    }
+
+    /// True when there is at least one game and every game belongs to a completed pair.
+    pub fn is_paired(&self) -> bool {
+        let pairs: u64 = self.pentanomial.iter().sum();
+        pairs > 0 && 2 * pairs == self.games()
+    }
+
+    /// The record seen from the other agent's side.
+    pub fn reversed(&self) -> PairTotals {
+        let mut pentanomial = self.pentanomial;
+        pentanomial.reverse();
+        PairTotals { wins: self.losses, draws: self.draws, losses: self.wins, pentanomial }
     }
 
     /// Games played.
@@ -104,6 +126,9 @@ pub struct Standings {
     names: Vec<String>,
     agents: Vec<AgentTotals>,
     pairs: BTreeMap<(usize, usize), PairTotals>,
+    /// The first game of a pair whose second game has not been added: `a`'s score, by the
+    /// agents `(a, b)` and the opening.
+    half_pairs: BTreeMap<((usize, usize), u64), f64>,
     players: usize,
 }
 
@@ -111,7 +136,7 @@ impl Standings {
     /// Empty standings for agents with these names.
     pub fn new(names: Vec<String>) -> Self {
         let agents = vec![AgentTotals::default(); names.len()];
-        Standings { names, agents, pairs: BTreeMap::new(), players: 0 }
+        Standings { names, agents, pairs: BTreeMap::new(), half_pairs: BTreeMap::new(), players: 0 }
     }
 
     /// Adds a finished game: `seats[s]` is the agent in seat `s`, `stats[s]` what it spent.
@@ -146,6 +171,48 @@ impl Standings {
         }
     }
 
+    /// [`Standings::add`] for a game of a paired schedule: two-player games with the same
+    /// `opening` and the same two agents in swapped seats form a pair, whose total score goes
+    /// into the pairing's pentanomial record once both are added (in either order).
+    ///
+    /// ```
+    /// use ply::arena::{SeatStats, Standings};
+    /// use ply::{Outcome, Player};
+    ///
+    /// let mut s = Standings::new(vec!["a".into(), "b".into()]);
+    /// let st = [SeatStats::default(); 2];
+    /// s.add_paired(&[0, 1], &Outcome::Winner(Player::new(0)), &st, 7);
+    /// s.add_paired(&[1, 0], &Outcome::Draw, &st, 7);
+    /// assert_eq!(s.pair(0, 1).unwrap().pentanomial, [0, 0, 0, 1, 0]); // 1.5 points of 2
+    /// ```
+    ///
+    /// # Panics
+    /// As [`Standings::add`].
+    pub fn add_paired(
+        &mut self,
+        seats: &[usize],
+        outcome: &Outcome,
+        stats: &[SeatStats],
+        opening: u64,
+    ) {
+        self.add(seats, outcome, stats);
+        if seats.len() != 2 || seats[0] == seats[1] {
+            return;
+        }
+        let (a, b) = (seats[0].min(seats[1]), seats[0].max(seats[1]));
+        let seat_of_a = if seats[0] == a { 0 } else { 1 };
+        let score = outcome.reward(Player::new(seat_of_a), 2);
+        match self.half_pairs.remove(&((a, b), opening)) {
+            Some(first) => {
+                let k = ((first + score) * 2.0).round().clamp(0.0, 4.0) as usize;
+                self.pairs.entry((a, b)).or_default().pentanomial[k] += 1;
+            }
+            None => {
+                self.half_pairs.insert(((a, b), opening), score);
+            }
+        }
+    }
+
     /// The agents' names.
     pub fn names(&self) -> &[String] {
         &self.names
@@ -161,11 +228,7 @@ impl Standings {
         if a <= b {
             self.pairs.get(&(a, b)).copied()
         } else {
-            self.pairs.get(&(b, a)).map(|p| PairTotals {
-                wins: p.losses,
-                draws: p.draws,
-                losses: p.wins,
-            })
+            self.pairs.get(&(b, a)).map(PairTotals::reversed)
         }
     }
 
@@ -188,7 +251,7 @@ impl Standings {
         if !self.pairs.is_empty() {
             let _ = writeln!(
                 out,
-                "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>6}  {:>18}",
+                "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>6}  {:>20}  pairs 0-.5-1-1.5-2",
                 "agent", "opponent", "W", "D", "L", "score", "Elo (95% CI)"
             );
             for (a, b, p) in self.pairs() {
@@ -196,9 +259,14 @@ impl Standings {
                     format!("{:+.0} [{:+.0}, {:+.0}]", e.elo, e.low, e.high)
                 });
                 let score = p.elo().map_or(0.0, |e| e.score * 100.0);
+                let pairs = if p.pentanomial.iter().sum::<u64>() > 0 {
+                    p.pentanomial.map(|c| c.to_string()).join("-")
+                } else {
+                    "-".to_string()
+                };
                 let _ = writeln!(
                     out,
-                    "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>5.1}%  {:>18}",
+                    "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>5.1}%  {:>20}  {pairs}",
                     self.names[a], self.names[b], p.wins, p.draws, p.losses, score, elo
                 );
             }
@@ -243,6 +311,25 @@ mod tests {
         assert_eq!(s.games(), 3);
         assert!(s.pair(0, 1).is_none());
         assert!(s.table().contains("x"));
+    }
+
+    #[test]
+    fn pairs_give_a_pentanomial_record_in_either_order() {
+        let mut s = Standings::new(vec!["x".into(), "y".into()]);
+        let st = [SeatStats::default(); 2];
+        let win = |p| Outcome::Winner(Player::new(p));
+        // Opening 1: x wins both; opening 2: x wins once, loses once; opening 3 is half played.
+        s.add_paired(&[0, 1], &win(0), &st, 1);
+        s.add_paired(&[1, 0], &win(1), &st, 1);
+        s.add_paired(&[1, 0], &win(0), &st, 2);
+        s.add_paired(&[0, 1], &win(0), &st, 2);
+        let p = s.pair(0, 1).unwrap();
+        assert_eq!(p.pentanomial, [0, 0, 1, 0, 1]);
+        assert!(p.is_paired());
+        assert_eq!(s.pair(1, 0).unwrap().pentanomial, [1, 0, 1, 0, 0]);
+        s.add_paired(&[0, 1], &Outcome::Draw, &st, 3);
+        assert!(!s.pair(0, 1).unwrap().is_paired(), "an odd game uses the game record");
+        assert!(s.table().contains("0-0-1-0-1"), "{}", s.table());
     }
 
     #[test]

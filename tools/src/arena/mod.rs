@@ -230,7 +230,12 @@ fn play(
         let done: BTreeSet<usize> = done_indices(existing, &key);
         let mut standings = Standings::new(key.2.clone());
         for r in existing.iter().filter(|r| r.tournament() == key) {
-            standings.add(&r.seats, &r.result.to_outcome(), &r.seat_stats());
+            standings.add_paired(
+                &r.seats,
+                &r.result.to_outcome(),
+                &r.seat_stats(),
+                r.opening as u64,
+            );
         }
         let run = Run { config: cfg, done: &done, standings: &mut standings, sink: &mut *sink };
         let entry = registry.get(&cfg.game).map_err(|e| e.to_string())?;
@@ -273,10 +278,20 @@ fn write_svg(path: &PathBuf, tournaments: &[Tournament]) -> Result<(), String> {
     std::fs::write(path, chart::render(tournaments)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The SPRT's log-likelihood ratio for a pairing: on the pentanomial record of its completed
+/// opening pairs when the schedule pairs openings, on wins, draws and losses otherwise.
+pub(crate) fn sprt_llr(sprt: &Sprt, p: &ply::arena::PairTotals) -> f64 {
+    if p.pentanomial.iter().sum::<u64>() > 0 {
+        sprt.llr_pentanomial(p.pentanomial)
+    } else {
+        sprt.llr(p.wins, p.draws, p.losses)
+    }
+}
+
 fn sprt_line(sprt: &Sprt, t: &Tournament, decision: Option<SprtDecision>) -> String {
     let s = t.standings();
     let p = s.pair(0, 1).unwrap_or_default();
-    let llr = sprt.llr(p.wins, p.draws, p.losses);
+    let llr = sprt_llr(sprt, &p);
     let (lo, hi) = sprt.bounds();
     let verdict = match decision {
         Some(SprtDecision::AcceptH1) => format!("H1 accepted: {} is stronger", t.agents[0]),

@@ -244,7 +244,7 @@ impl Tournament {
     pub fn standings(&self) -> Standings {
         let mut s = Standings::new(self.agents.clone());
         for r in &self.records {
-            s.add(&r.seats, &r.result.to_outcome(), &r.seat_stats());
+            s.add_paired(&r.seats, &r.result.to_outcome(), &r.seat_stats(), r.opening as u64);
         }
         s
     }

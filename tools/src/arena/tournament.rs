@@ -240,13 +240,18 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
                 stop.store(true, Ordering::Relaxed);
                 continue;
             }
-            run.standings.add(&record.seats, &record.result.to_outcome(), &record.seat_stats());
+            run.standings.add_paired(
+                &record.seats,
+                &record.result.to_outcome(),
+                &record.seat_stats(),
+                record.opening as u64,
+            );
             summary.played += 1;
             bar.set_message(running_score(run.standings));
             bar.inc(1);
             if let Some(sprt) = &cfg.sprt {
                 if let Some(p) = run.standings.pair(0, 1) {
-                    let decision = sprt.decide(p.wins, p.draws, p.losses);
+                    let decision = sprt.decide_llr(super::sprt_llr(sprt, &p));
                     if decision != SprtDecision::Continue && summary.sprt.is_none() {
                         summary.sprt = Some(decision);
                         stop.store(true, Ordering::Relaxed);
