@@ -27,7 +27,7 @@ impl Clock {
     pub fn allotment(&self) -> Duration {
         let usable = self.remaining.saturating_sub(Self::SAFETY_MARGIN);
         let moves = self.moves_to_go.unwrap_or(Self::DEFAULT_MOVES_TO_GO).max(1);
-        let share = usable / moves + self.increment * 3 / 4;
+        let share = (usable / moves).saturating_add(self.increment.saturating_mul(3) / 4);
         share.min(usable)
     }
 }
@@ -60,12 +60,17 @@ impl Deadline {
         if let Some(clock) = budget.clock {
             let a = clock.allotment();
             let cap = clock.remaining.saturating_sub(Clock::SAFETY_MARGIN);
-            let h = (a * 3).min(cap).max(a);
+            let h = a.saturating_mul(3).min(cap).max(a);
             hard = Some(hard.map_or(h, |x| x.min(h)));
             soft = Some(soft.map_or(a, |x| x.min(a)));
         }
-        Deadline { start, soft: soft.map(|d| start + d), hard: hard.map(|d| start + d) }
+        let at = |d: Duration| start.checked_add(d.min(Self::LONGEST)).unwrap_or(start);
+        Deadline { start, soft: soft.map(at), hard: hard.map(at) }
     }
+
+    /// The longest limit kept: longer budgets (`level move-time=1e300`) mean "no practical
+    /// limit" and are cut to this, so that no time arithmetic overflows.
+    pub const LONGEST: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
     /// When the search started.
     pub fn start(&self) -> Instant {
@@ -113,6 +118,19 @@ mod tests {
             moves_to_go: Some(10),
         };
         assert_eq!(c.allotment(), Duration::from_millis(5998));
+    }
+
+    #[test]
+    fn huge_budgets_do_not_overflow() {
+        let huge = Duration::from_secs(u64::MAX / 2);
+        let d = Deadline::new(&Budget::time(huge));
+        assert!(d.is_timed() && !d.hard_expired() && !d.soft_expired());
+        let c = Clock { remaining: Duration::from_secs(1), increment: huge, moves_to_go: None };
+        assert_eq!(c.allotment(), Duration::from_secs(1) - Clock::SAFETY_MARGIN);
+        let d = Deadline::new(&Budget::clock(c));
+        assert!(d.is_timed() && !d.hard_expired());
+        let c = Clock { remaining: huge, increment: huge, moves_to_go: Some(1) };
+        assert!(!Deadline::new(&Budget::clock(c)).hard_expired());
     }
 
     #[test]

@@ -250,10 +250,14 @@ where
 {
     let output = Arc::new(Mutex::new(output));
     let stop = engine.stop_flag();
-    let searching = Arc::new(AtomicBool::new(false));
+    // `go` lines passed on and not yet answered, and how many of the earliest of them a `stop`
+    // has ended. A `stop` applies to the earliest pending `go` not yet stopped, even if the
+    // main loop has not started that search; the counts and the stop flag change together
+    // under this lock, so a `stop` is never lost and never outlives its search.
+    let pending = Arc::new(Mutex::new((0usize, 0usize)));
     let (tx, rx) = mpsc::channel::<String>();
     let reader_out = output.clone();
-    let reader_searching = searching.clone();
+    let reader_pending = pending.clone();
     let reader_stop = stop.clone();
     let infinite = engine.infinite.clone();
     let input_closed = engine.input_closed.clone();
@@ -263,7 +267,10 @@ where
             let command = line.split_whitespace().next().unwrap_or("");
             match command {
                 "stop" => {
-                    if reader_searching.load(Ordering::SeqCst) {
+                    let mut counts = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
+                    let (gos, stops) = &mut *counts;
+                    if *gos > *stops {
+                        *stops += 1;
                         reader_stop.store(true, Ordering::SeqCst);
                     }
                 }
@@ -273,7 +280,7 @@ where
                 }
                 _ => {
                     if command == "go" {
-                        reader_searching.store(true, Ordering::SeqCst);
+                        reader_pending.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
                     }
                     if tx.send(line).is_err() {
                         break;
@@ -291,7 +298,14 @@ where
     for line in rx {
         lines.clear();
         let flow = engine.handle(&line, &mut lines);
-        searching.store(false, Ordering::SeqCst);
+        if line.split_whitespace().next() == Some("go") {
+            let mut counts = pending.lock().unwrap_or_else(|e| e.into_inner());
+            let (gos, stops) = &mut *counts;
+            *gos = gos.saturating_sub(1);
+            *stops = stops.saturating_sub(1);
+            // The next pending search may have been stopped already.
+            stop.store(*stops > 0, Ordering::SeqCst);
+        }
         let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
         for l in &lines {
             writeln!(out, "{l}")?;
@@ -302,4 +316,73 @@ where
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::games::{ConnectFour, TicTacToe};
+    use ply::search::alphabeta::AlphaBeta;
+    use ply::search::baseline::Greedy;
+    use ply::Notation;
+
+    /// A game in the Hub protocol with its own notation for positions and moves.
+    fn codec<G: Notation>() -> HubCodec<G> {
+        HubCodec {
+            variant: "normal",
+            position: |g, s| g.format_state(s),
+            parse_position: |g, t| g.parse_state(t).map_err(|e| e.to_string()),
+            format_move: |g, m| g.format_move(&g.initial_state(), m),
+            parse_move: |g, s, t| g.parse_move(s, t).map_err(|e| e.to_string()),
+        }
+    }
+
+    #[test]
+    fn huge_levels_are_no_panic() {
+        for level in ["level move-time=1e300", "level move-time=1e19", "level time=1 inc=7e18"] {
+            let mut engine = HubEngine::new(TicTacToe, codec(), Greedy::new());
+            let mut out = Vec::new();
+            engine.handle(level, &mut out);
+            engine.handle("go think", &mut out);
+            assert!(out.iter().any(|l| l.starts_with("done move=")), "{level}: {out:?}");
+        }
+    }
+
+    /// `stop` sent while an infinite search runs ends it, with the input still open (the
+    /// reader must not miss it because the main loop was busy with an earlier line).
+    #[test]
+    fn stop_ends_an_infinite_search_while_the_input_is_open() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let output = Arc::new(Mutex::new(Vec::<u8>::new()));
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let game = ConnectFour::standard();
+        let engine = HubEngine::new(game, codec(), AlphaBeta::new().with_tt_mb(1));
+        let out = Shared(output.clone());
+        let server = std::thread::spawn(move || serve(engine, io::BufReader::new(reader), out));
+        for _ in 0..20 {
+            writeln!(writer, "level infinite\ngo analyze\nstop").unwrap();
+        }
+        writer.flush().unwrap();
+        let done = |o: &Arc<Mutex<Vec<u8>>>| {
+            String::from_utf8_lossy(&o.lock().unwrap()).matches("done move=").count()
+        };
+        // Every one of the twenty searches is stopped while the pipe stays open; a missed
+        // `stop` would leave a search running for a day and this loop would time out.
+        let started = std::time::Instant::now();
+        while done(&output) < 20 && started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(done(&output), 20);
+        drop(writer);
+        server.join().unwrap().unwrap();
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ply::search::{Budget, Clock};
+use ply::search::{Budget, Clock, Deadline};
 use ply::Game;
 
 /// What the caller should do after a line.
@@ -151,11 +151,14 @@ pub fn error_line(message: &str) -> String {
 /// A message naming the bad value, or a level with no limit.
 pub fn parse_level(args: &[(String, String)]) -> Result<Level, String> {
     let get = |name: &str| args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    // Durations beyond the longest deadline mean "no practical limit" and are capped there.
     let seconds = |name: &str, v: &str| -> Result<Duration, String> {
         v.parse::<f64>()
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(Duration::from_secs_f64)
+            .map(|s| {
+                Duration::try_from_secs_f64(s).unwrap_or(Deadline::LONGEST).min(Deadline::LONGEST)
+            })
             .ok_or_else(|| format!("bad {name}: {v}"))
     };
     if get("infinite").is_some() {
@@ -218,5 +221,8 @@ mod tests {
         assert!(read("level depth=0").is_err());
         assert!(read("level move-time=-1").is_err());
         assert!(read("level").is_err());
+        // Huge values are capped, never a panic.
+        assert_eq!(read("level move-time=1e300"), Ok(Level::MoveTime(Deadline::LONGEST)));
+        assert!(read("level time=1 inc=7e18").is_ok());
     }
 }
