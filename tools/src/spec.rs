@@ -37,6 +37,12 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL
   every agent also takes seed=N; T is a duration such as 100ms, 2s or 1.5s;
   a search with no depth, time, nodes or iters limit gets time=1s";
 
+/// The largest transposition table a spec may ask for, in MiB (16 GiB).
+pub const MAX_TT_MB: usize = 16_384;
+
+/// The most search threads a spec may ask for.
+pub const MAX_THREADS: usize = 256;
+
 /// The time per move of a search spec that sets no limit.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
@@ -511,8 +517,13 @@ impl FromStr for AgentSpec {
                     set(&mut spec.iters, v, duplicate)?
                 }
                 "tt" => {
-                    let v =
-                        value.parse().ok().ok_or_else(|| bad("a table size in MiB, such as 64"))?;
+                    let v = value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|mb| (1..=MAX_TT_MB).contains(mb))
+                        .ok_or_else(|| {
+                        bad("a table size in MiB from 1 to 16384, such as 64")
+                    })?;
                     set(&mut spec.tt_mb, v, duplicate)?
                 }
                 "plain" => {
@@ -531,8 +542,8 @@ impl FromStr for AgentSpec {
                     let v = value
                         .parse::<usize>()
                         .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| bad("a positive number of threads"))?;
+                        .filter(|n| (1..=MAX_THREADS).contains(n))
+                        .ok_or_else(|| bad("a number of threads from 1 to 256"))?;
                     set(&mut spec.threads, v, duplicate)?
                 }
                 "cutoff" => {
@@ -748,6 +759,11 @@ mod tests {
             ("mcts:solver=maybe", "solver"),
             ("mcts:iters=1e4", "iters"),
             ("random:seed=x", "seed"),
+            ("alphabeta:tt=0", "tt"),
+            ("alphabeta:tt=100000", "tt"),
+            ("alphabeta:tt=18446744073709551615", "tt"),
+            ("mcts:threads=100000", "threads"),
+            ("mcts:threads=0", "threads"),
         ] {
             let e = text.parse::<AgentSpec>().unwrap_err();
             assert!(matches!(e, SpecError::BadValue { key: k, .. } if k == key), "{text}: {e}");

@@ -60,10 +60,11 @@ struct RunArgs {
     options: GameOptions,
     /// At least this many games per game (rounded up so every opening is played from every
     /// seat).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = count_parser(1, MAX_GAMES))]
     games: usize,
-    /// Random plies from the start that make each opening (seeded).
-    #[arg(long, default_value_t = 4, conflicts_with = "openings")]
+    /// Random plies from the start that make each opening (seeded); a game too short for them
+    /// is an error, not a silent change.
+    #[arg(long, default_value_t = 4, conflicts_with = "openings", value_parser = count_parser(0, 1000))]
     openings_plies: usize,
     /// A file of start positions in the game's notation, one per line (# comments allowed).
     #[arg(long, value_name = "FILE")]
@@ -72,10 +73,10 @@ struct RunArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = count_parser(1, 1024))]
     threads: Option<usize>,
     /// Games longer than this many plies are stopped and scored a draw.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = count_parser(1, 1_000_000))]
     max_plies: usize,
     /// Append every finished game to this JSON-lines file.
     #[arg(long, value_name = "FILE")]
@@ -107,6 +108,17 @@ struct MergeArgs {
     /// Write the chart to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+}
+
+/// The most games one run may schedule.
+const MAX_GAMES: usize = 10_000_000;
+
+/// A parser of whole numbers from `min` to `max`, with a message that says the range.
+fn count_parser(min: usize, max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
+    move |text: &str| match text.trim().parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from {min} to {max}, got {text:?}")),
+    }
 }
 
 /// Reads `K/N` with `1 <= K <= N`.
@@ -185,17 +197,15 @@ fn plan(registry: &Registry, args: &RunArgs) -> Result<Vec<TournamentConfig>, St
         Some(path) => Openings::Positions(read_openings(path)?),
         None => Openings::RandomPlies(args.openings_plies),
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     Ok(names
         .into_iter()
         .map(|game| TournamentConfig {
             game: game.to_string(),
             options: args.options.to_args(),
             agents: args.agents.clone(),
-            games: args.games.max(1),
+            games: args.games,
             openings: openings.clone(),
             seed: args.seed,
             threads,
@@ -461,6 +471,16 @@ mod tests {
         let e = Cli::try_parse_from(["arena", "alphabta:depth=2"]).unwrap_err().to_string();
         assert!(e.contains("unknown agent \"alphabta\"") && e.contains("mcts[:iters=N"), "{e}");
         assert!(Cli::try_parse_from(["arena", "greedy", "--shard", "4/3"]).is_err());
+        for bad in [
+            ["--games", "0"],
+            ["--games", "18446744073709551615"],
+            ["--threads", "0"],
+            ["--openings-plies", "18446744073709551615"],
+            ["--max-plies", "0"],
+        ] {
+            let e = Cli::try_parse_from(["arena", "greedy", bad[0], bad[1]]).unwrap_err();
+            assert!(e.to_string().contains("expected a whole number from"), "{bad:?}: {e}");
+        }
         assert!(Cli::try_parse_from(["arena", "greedy", "--resume"]).is_err(), "needs --out");
         let cli = Cli::try_parse_from(["arena", "merge", "a.jsonl", "b.jsonl"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Merge(m)) if m.files.len() == 2));
@@ -588,6 +608,16 @@ mod tests {
         assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
         let a = args("--game all --openings some.txt greedy");
         assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+    }
+
+    #[test]
+    fn openings_longer_than_the_game_are_refused() {
+        let a = args("--game tictactoe --games 2 --quiet --openings-plies 9 greedy random");
+        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
+            .err()
+            .unwrap();
+        assert!(e.contains("use fewer --openings-plies"), "{e}");
     }
 
     #[test]

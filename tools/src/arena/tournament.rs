@@ -181,8 +181,18 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
         return Err(RunError::new("--sprt needs exactly two agents"));
     }
 
+    if let Openings::RandomPlies(k) = cfg.openings {
+        let base = positions.first().cloned().unwrap_or_else(|| initial.clone());
+        if k > 0 && random_opening(game, &base, k, opening_seed(cfg.seed, 0)).is_none() {
+            return Err(RunError::new(format!(
+                "no line of {k} random plies keeps {} going: use fewer --openings-plies",
+                cfg.game
+            )));
+        }
+    }
+
     // The start of a fixture: its opening position and the opening moves in notation.
-    let opening_of = |f: &Fixture| -> (G::State, Vec<G::Move>, G::State) {
+    let opening_of = |f: &Fixture| -> Result<(G::State, Vec<G::Move>, G::State), RunError> {
         let base = if positions.is_empty() {
             initial.clone()
         } else {
@@ -190,8 +200,15 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
         };
         let line = match cfg.openings {
             Openings::RandomPlies(k) if k > 0 => {
-                random_opening(game, &base, k, opening_seed(cfg.seed, f.opening))
-                    .unwrap_or_default()
+                random_opening(game, &base, k, opening_seed(cfg.seed, f.opening)).ok_or_else(
+                    || {
+                        RunError::new(format!(
+                            "opening {}: no line of {k} random plies keeps {} going: use \
+                             fewer --openings-plies",
+                            f.opening, cfg.game
+                        ))
+                    },
+                )?
             }
             _ => Vec::new(),
         };
@@ -199,7 +216,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
         for &mv in &line {
             game.apply(&mut start, mv);
         }
-        (base, line, start)
+        Ok((base, line, start))
     };
 
     let bar = progress_bar(cfg, todo.len());
@@ -218,8 +235,9 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
                     break;
                 }
                 let Some(f) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                let (base, line, start) = opening_of(f);
-                let result = play_fixture(game, kit, cfg, names, f, &base, &line, &start);
+                let result = opening_of(f).and_then(|(base, line, start)| {
+                    play_fixture(game, kit, cfg, names, f, &base, &line, &start)
+                });
                 if tx.send(result).is_err() {
                     break;
                 }
