@@ -264,7 +264,10 @@ fn play(
 }
 
 /// The part of the results file a run continues from (empty without --resume).
-fn existing_records(args: &RunArgs) -> Result<Vec<GameRecord>, String> {
+fn existing_records(
+    args: &RunArgs,
+    configs: &[TournamentConfig],
+) -> Result<Vec<GameRecord>, String> {
     let Some(out) = &args.out else { return Ok(Vec::new()) };
     let exists = out.metadata().is_ok_and(|m| m.len() > 0);
     if !exists {
@@ -277,6 +280,17 @@ fn existing_records(args: &RunArgs) -> Result<Vec<GameRecord>, String> {
         ));
     }
     let (records, truncated) = read_records(out).map_err(|e| e.to_string())?;
+    let keys: Vec<_> = configs.iter().map(TournamentConfig::key).collect();
+    if let Some(other) = records.iter().find(|r| !keys.contains(&r.tournament())) {
+        let (game, options, agents, seed) = other.tournament();
+        return Err(format!(
+            "{} holds another run (game {game}{}, agents {}, seed {seed}): --resume continues \
+             a run with the same game, options, agents and --seed; choose another --out",
+            out.display(),
+            if options.is_empty() { String::new() } else { format!(" {options}") },
+            agents.join(" "),
+        ));
+    }
     if truncated {
         eprintln!("note: {}: dropping an incomplete last line", out.display());
         drop_incomplete_line(out).map_err(|e| e.to_string())?;
@@ -316,7 +330,7 @@ fn sprt_line(sprt: &Sprt, t: &Tournament, decision: Option<SprtDecision>) -> Str
 
 fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
     let configs = plan(registry, args)?;
-    let existing = existing_records(args)?;
+    let existing = existing_records(args, &configs)?;
     let mut writer = match &args.out {
         Some(path) => Some(ResultsWriter::append(path).map_err(|e| e.to_string())?),
         None => None,
@@ -379,6 +393,21 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
     let tournaments = group(all);
     if tournaments.is_empty() {
         return Err("no game records in the given files".into());
+    }
+    for t in &tournaments {
+        let missing = t.missing();
+        if !missing.is_empty() {
+            let shown: Vec<String> = missing.iter().take(8).map(|i| i.to_string()).collect();
+            eprintln!(
+                "warning: {}: {} of {} scheduled games are missing (indices {}{}): a shard is \
+                 missing or unfinished",
+                t.game,
+                missing.len(),
+                t.records.len() + missing.len(),
+                shown.join(", "),
+                if missing.len() > shown.len() { ", ..." } else { "" }
+            );
+        }
     }
     if let Some(path) = &args.svg {
         write_svg(path, &tournaments)?;
@@ -608,6 +637,36 @@ mod tests {
         assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
         let a = args("--game all --openings some.txt greedy");
         assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+    }
+
+    #[test]
+    fn resume_refuses_another_run_and_merge_sees_missing_shards() {
+        let dir = std::env::temp_dir().join(format!("ply-arena-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("run.jsonl");
+        let mut records = play_line(MATCH, &[]);
+        records.sort_by_key(|r| r.index);
+        let mut w = ResultsWriter::append(&out).unwrap();
+        for r in &records[..records.len() - 1] {
+            w.write(r).unwrap();
+        }
+        let line = |seed: u64, agents: &str| {
+            args(&format!(
+                "--game tictactoe --games 8 --threads 2 --seed {seed} --quiet {agents} --out {} \
+                 --resume",
+                out.display()
+            ))
+        };
+        let same = line(7, "alphabeta:depth=9 mcts:iters=40 random");
+        let resumed = existing_records(&same, &plan(&registry(), &same).unwrap()).unwrap();
+        assert_eq!(resumed.len(), records.len() - 1);
+        for other in [line(8, "alphabeta:depth=9 mcts:iters=40 random"), line(7, "greedy random")] {
+            let e = existing_records(&other, &plan(&registry(), &other).unwrap()).unwrap_err();
+            assert!(e.contains("holds another run"), "{e}");
+        }
+        let t = &group(read_records(&out).unwrap().0)[0];
+        assert_eq!(t.missing(), vec![records.iter().map(|r| r.index).max().unwrap()]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

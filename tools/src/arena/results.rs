@@ -72,6 +72,10 @@ pub struct GameRecord {
     pub agents: Vec<String>,
     /// The game's index in the tournament schedule.
     pub index: usize,
+    /// How many games the whole schedule has (every shard together); 0 in files written
+    /// before it was recorded.
+    #[serde(default)]
+    pub scheduled: usize,
     /// Which opening it started from (games sharing it differ only in seats).
     pub opening: usize,
     /// `seats[s]` is the agent that played seat `s`.
@@ -94,6 +98,33 @@ impl GameRecord {
     /// The tournament this game belongs to: records with equal keys are one tournament.
     pub fn tournament(&self) -> TournamentKey {
         (self.game.clone(), self.options.clone(), self.agents.clone(), self.seed)
+    }
+
+    /// Checks that the record is whole: one seat per stats entry, every seat an agent of the
+    /// list, a result that names a seat of the game or gives one score per seat.
+    ///
+    /// # Errors
+    /// What is inconsistent.
+    pub fn check(&self) -> Result<(), String> {
+        let seats = self.seats.len();
+        if seats == 0 {
+            return Err("no seats".into());
+        }
+        if self.stats.len() != seats {
+            return Err(format!("{} seats but {} stats entries", seats, self.stats.len()));
+        }
+        if let Some(&a) = self.seats.iter().find(|&&a| a >= self.agents.len()) {
+            return Err(format!("seat agent {a} is not one of the {} agents", self.agents.len()));
+        }
+        match &self.result {
+            GameResult::Winner(w) if *w >= seats => {
+                Err(format!("the winner is seat {w} of a {seats}-seat game"))
+            }
+            GameResult::Scores(s) if s.len() != seats => {
+                Err(format!("{} scores for {seats} seats", s.len()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The seats' statistics in the library's form.
@@ -120,7 +151,8 @@ pub enum ResultsError {
         /// What failed.
         source: io::Error,
     },
-    /// A line that is not a game record (other than an incomplete last line).
+    /// A line that is not a game record, or an inconsistent one (other than an incomplete
+    /// last line).
     #[error("{path}:{line}: not a game record: {reason}")]
     BadLine {
         /// The file.
@@ -139,26 +171,33 @@ pub enum ResultsError {
 /// If the file cannot be read or holds a bad line.
 pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError> {
     let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
-    let mut text = String::new();
-    File::open(path).and_then(|mut f| f.read_to_string(&mut text)).map_err(io_err)?;
-    let complete = text.is_empty() || text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
+    let mut bytes = Vec::new();
+    File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io_err)?;
+    let complete = bytes.is_empty() || bytes.ends_with(b"\n");
+    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let last = lines.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
     let mut records = Vec::new();
     let mut truncated = false;
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<GameRecord>(line) {
-            Ok(r) => records.push(r),
-            Err(_) if i + 1 == lines.len() && !complete => truncated = true,
-            Err(e) => {
-                return Err(ResultsError::BadLine {
-                    path: path.to_path_buf(),
-                    line: i + 1,
-                    reason: e.to_string(),
-                })
-            }
+    for (i, raw) in lines.iter().enumerate() {
+        let bad = |reason: String| ResultsError::BadLine {
+            path: path.to_path_buf(),
+            line: i + 1,
+            reason,
+        };
+        let parsed =
+            std::str::from_utf8(raw).map_err(|_| "not UTF-8 text".to_string()).and_then(|line| {
+                if line.trim().is_empty() {
+                    return Ok(None);
+                }
+                let r: GameRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+                r.check()?;
+                Ok(Some(r))
+            });
+        match parsed {
+            Ok(Some(r)) => records.push(r),
+            Ok(None) => {}
+            Err(_) if i == last && !complete => truncated = true,
+            Err(e) => return Err(bad(e)),
         }
     }
     Ok((records, truncated))
@@ -216,7 +255,12 @@ impl ResultsWriter {
 
 /// Reads every line of `reader` that is a record (for merge from stdin and tests).
 pub fn parse_lines(reader: impl BufRead) -> Vec<GameRecord> {
-    reader.lines().map_while(Result::ok).filter_map(|l| serde_json::from_str(&l).ok()).collect()
+    reader
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|l| serde_json::from_str::<GameRecord>(&l).ok())
+        .filter(|r| r.check().is_ok())
+        .collect()
 }
 
 /// The records of one tournament, by schedule index (duplicates dropped).
@@ -235,6 +279,14 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// The schedule indices with no record, when the records say how long the schedule is
+    /// (a missing or unfinished shard, or an interrupted run).
+    pub fn missing(&self) -> Vec<usize> {
+        let scheduled = self.records.iter().map(|r| r.scheduled).max().unwrap_or(0);
+        let have: BTreeSet<usize> = self.records.iter().map(|r| r.index).collect();
+        (0..scheduled).filter(|i| !have.contains(i)).collect()
+    }
+
     /// The key its records share.
     pub fn key(&self) -> TournamentKey {
         (self.game.clone(), self.options.clone(), self.agents.clone(), self.seed)
@@ -305,6 +357,32 @@ pub fn done_indices<'a>(
 pub(crate) mod tests {
     use super::*;
 
+    #[test]
+    fn inconsistent_and_non_utf8_lines_name_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("ply-results-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.jsonl");
+        let good = serde_json::to_string(&record(0, [0, 1], GameResult::Draw)).unwrap();
+        let cases: Vec<(GameRecord, &str)> = vec![
+            (GameRecord { seats: vec![0, 5], ..record(1, [0, 1], GameResult::Draw) }, "not one of"),
+            (GameRecord { seats: vec![0], ..record(1, [0, 1], GameResult::Draw) }, "stats entries"),
+            (record(1, [0, 1], GameResult::Winner(2)), "the winner is seat 2"),
+            (record(1, [0, 1], GameResult::Scores(vec![1])), "1 scores for 2 seats"),
+        ];
+        for (bad, reason) in cases {
+            let text = format!("{good}\n{}\n", serde_json::to_string(&bad).unwrap());
+            std::fs::write(&path, text).unwrap();
+            let e = read_records(&path).unwrap_err().to_string();
+            assert!(e.contains("bad.jsonl:2:") && e.contains(reason), "{e}");
+        }
+        let mut bytes = format!("{good}\n").into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe not text\n");
+        std::fs::write(&path, bytes).unwrap();
+        let e = read_records(&path).unwrap_err().to_string();
+        assert!(e.contains("bad.jsonl:2: not a game record: not UTF-8"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     pub(crate) fn record(index: usize, seats: [usize; 2], result: GameResult) -> GameRecord {
         GameRecord {
             game: "tictactoe".into(),
@@ -312,6 +390,7 @@ pub(crate) mod tests {
             seed: 1,
             agents: vec!["greedy".into(), "random".into()],
             index,
+            scheduled: 0,
             opening: index / 2,
             seats: seats.to_vec(),
             opening_moves: vec!["b2".into()],

@@ -168,6 +168,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
         return Err(RunError::new("the openings file holds no position"));
     }
     let all = fixtures(cfg.agents.len(), players, cfg.games);
+    let scheduled = all.len();
     let todo: Vec<Fixture> = all
         .into_iter()
         .filter(|f| match cfg.shard {
@@ -192,7 +193,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
     }
 
     // The start of a fixture: its opening position and the opening moves in notation.
-    let opening_of = |f: &Fixture| -> Result<(G::State, Vec<G::Move>, G::State), RunError> {
+    let opening_of = |f: &Fixture| -> Result<Opening<G>, RunError> {
         let base = if positions.is_empty() {
             initial.clone()
         } else {
@@ -237,6 +238,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
                 let Some(f) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                 let result = opening_of(f).and_then(|(base, line, start)| {
                     play_fixture(game, kit, cfg, names, f, &base, &line, &start)
+                        .map(|record| GameRecord { scheduled, ..record })
                 });
                 if tx.send(result).is_err() {
                     break;
@@ -298,6 +300,10 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
     }
 }
 
+/// A fixture's start: the opening's base position, the random plies played from it, and the
+/// position the agents take over.
+type Opening<G> = (<G as ply::Game>::State, Vec<<G as ply::Game>::Move>, <G as ply::Game>::State);
+
 #[allow(clippy::too_many_arguments)]
 fn play_fixture<G: ToolGame>(
     game: &G,
@@ -335,6 +341,7 @@ fn play_fixture<G: ToolGame>(
         seed: cfg.seed,
         agents: names.to_vec(),
         index: f.index,
+        scheduled: 0,
         opening: f.opening,
         seats: f.seats.clone(),
         opening_moves: format_line(game, base, line),
