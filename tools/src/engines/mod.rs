@@ -3,5 +3,6 @@
 //! [`Agent`](ply::search::Agent) for any game whose registration gives the protocol's codec.
 
 pub mod hub;
+pub mod lines;
 pub mod nboard;
 pub mod process;

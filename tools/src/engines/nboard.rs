@@ -1,4 +1,4 @@
-//! An NBoard protocol client (version 2): an external Othello engine (Edax, NTest, ply's own
+//! An NBoard protocol client (version 1, as Edax and NTest speak it): an external Othello engine (Edax, NTest, ply's own
 //! `reversi nboard` mode) as an [`Agent`] for any game with an [`NBoardCodec`]. The
 //! protocol's only limit is a search depth: each move sends `set depth N` (the budget's
 //! depth, else 8), the position as a GGF record (`set game ...`) and `go`, and reads the
@@ -94,13 +94,15 @@ impl<G: Game> NBoardClient<G> {
     }
 }
 
-/// `nboard 2`, then `ping 1` until `pong 1` (collecting `set myname`); returns the name.
+/// `nboard 1` (the version Edax and NTest speak; later versions only add commands), then
+/// `ping 1` until `pong 1` (collecting `set myname`); returns the name.
 fn handshake(t: &mut dyn Transport) -> io::Result<String> {
-    t.send("nboard 2")?;
+    t.send("nboard 1")?;
     t.send("ping 1")?;
     let mut name = "engine".to_string();
+    let deadline = Instant::now() + STARTUP;
     loop {
-        let line = t.recv(STARTUP)?;
+        let line = t.recv_until(deadline)?;
         if let Some(n) = line.strip_prefix("set myname ") {
             name = n.trim().to_string();
         }
@@ -117,9 +119,14 @@ pub fn parse_answer<G: Notation>(
     line: &str,
 ) -> Result<(G::Move, Option<f64>), String> {
     let body = line.trim().strip_prefix("===").ok_or_else(|| format!("not an answer: {line:?}"))?;
-    let mut parts = body.trim().split('/');
-    let text = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-    let eval = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
+    // `=== f5/1.00/0.5` (NBoard 2) or `=== f5 1.00 0.5` (Edax, NBoard 1); `pa` is a pass.
+    let mut parts =
+        body.trim().split(|c: char| c == '/' || c.is_whitespace()).filter(|p| !p.is_empty());
+    let mut text = parts.next().unwrap_or("").to_ascii_lowercase();
+    if text == "pa" {
+        text = "pass".to_string();
+    }
+    let eval = parts.next().and_then(|e| e.parse::<f64>().ok());
     let mv = game.parse_move(state, &text).map_err(|e| format!("engine move {text:?}: {e}"))?;
     Ok((mv, eval))
 }
@@ -137,9 +144,12 @@ fn think<G: Notation>(
     t.send(&format!("set game {record}")).map_err(io)?;
     let start = Instant::now();
     t.send("go").map_err(io)?;
-    let timeout = budget.time.map_or(Duration::from_secs(600), |b| b * 5 + Duration::from_secs(5));
+    let timeout = budget
+        .time
+        .map_or(Duration::from_secs(600), |b| b.saturating_mul(5) + Duration::from_secs(5));
+    let deadline = start + timeout;
     loop {
-        let line = t.recv(timeout).map_err(io)?;
+        let line = t.recv_until(deadline).map_err(io)?;
         if line.starts_with("===") {
             let (mv, eval) = parse_answer(game, state, &line)?;
             let mut report = SearchReport::instant(mv, start.elapsed());
@@ -214,6 +224,8 @@ mod tests {
         let (mv, eval) = parse_answer(&game, &s, "=== F5/1.50/0.2").unwrap();
         assert_eq!(game.format_move(&s, mv), "f5");
         assert_eq!(eval, Some(1.5));
+        let (mv, eval) = parse_answer(&game, &s, "=== f5 0.00 0.0").unwrap();
+        assert_eq!((game.format_move(&s, mv).as_str(), eval), ("f5", Some(0.0)));
         assert!(parse_answer(&game, &s, "=== A1").is_err());
         assert!(parse_answer(&game, &s, "pong 1").is_err());
     }

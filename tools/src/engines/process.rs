@@ -1,10 +1,15 @@
 //! A line-based connection to an external engine: a child process started through the
 //! shell, read by a thread so that every read can time out instead of hanging the arena.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use super::lines::{read_line, Line, MAX_LINE};
+
+/// Lines from an engine waiting to be read, at most.
+const QUEUE: usize = 1024;
 
 /// Lines to and from an engine.
 pub trait Transport: Send {
@@ -19,6 +24,19 @@ pub trait Transport: Send {
     /// # Errors
     /// At end of output (the engine quit or crashed) or after the timeout.
     fn recv(&mut self, timeout: Duration) -> io::Result<String>;
+
+    /// The next line from the engine, waiting at most until `deadline`: a whole exchange
+    /// (a handshake, a move) is bounded in time even when the engine keeps talking.
+    ///
+    /// # Errors
+    /// As [`Transport::recv`]; `TimedOut` once the deadline has passed.
+    fn recv_until(&mut self, deadline: Instant) -> io::Result<String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, "no answer in time"));
+        }
+        self.recv(left)
+    }
 }
 
 /// An engine running as a child process (`sh -c <command>`, stderr discarded).
@@ -44,9 +62,24 @@ impl EngineProcess {
             .spawn()?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, lines) = mpsc::channel();
+        // A bounded queue: an engine that prints without end fills it and then waits on its
+        // pipe, so memory stays bounded.
+        let (tx, lines) = mpsc::sync_channel(QUEUE);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let line = match read_line(&mut reader, MAX_LINE) {
+                    Ok(Some(Line::Text(text))) => Ok(text),
+                    Ok(Some(Line::NotUtf8)) => {
+                        Err(io::Error::new(io::ErrorKind::InvalidData, "a line that is not UTF-8"))
+                    }
+                    Ok(Some(Line::TooLong(_))) => Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("a line longer than {MAX_LINE} bytes"),
+                    )),
+                    Ok(None) => break,
+                    Err(e) => Err(e),
+                };
                 let end = line.is_err();
                 if tx.send(line).is_err() || end {
                     break;

@@ -91,8 +91,9 @@ impl<G: Game> HubClient<G> {
 fn handshake(t: &mut dyn Transport) -> io::Result<String> {
     t.send("hub")?;
     let mut name = "engine".to_string();
+    let deadline = Instant::now() + STARTUP;
     loop {
-        let line = t.recv(STARTUP)?;
+        let line = t.recv_until(deadline)?;
         if let Ok(Some((command, args))) = parse_line(&line) {
             if let (true, Some(n)) = (command == "id", arg(&args, "name")) {
                 name = n.to_string();
@@ -103,7 +104,7 @@ fn handshake(t: &mut dyn Transport) -> io::Result<String> {
         }
     }
     t.send("init")?;
-    while t.recv(STARTUP)?.trim() != "ready" {}
+    while t.recv_until(deadline)?.trim() != "ready" {}
     Ok(name)
 }
 
@@ -119,7 +120,7 @@ pub fn level_command(budget: &Budget) -> String {
 /// How long to wait for `done`: well past the budget, so only a hung engine times out.
 fn answer_timeout(budget: &Budget) -> Duration {
     match budget.time {
-        Some(t) => t * 5 + Duration::from_secs(5),
+        Some(t) => t.saturating_mul(5).saturating_add(Duration::from_secs(5)),
         None => Duration::from_secs(600),
     }
 }
@@ -140,9 +141,10 @@ fn think<G: Game>(
     t.send(&level_command(budget)).map_err(io)?;
     let start = Instant::now();
     t.send("go think").map_err(io)?;
+    let deadline = start + answer_timeout(budget);
     let (mut depth, mut nodes, mut value) = (0, 0, Value::Unknown);
     loop {
-        let line = t.recv(answer_timeout(budget)).map_err(io)?;
+        let line = t.recv_until(deadline).map_err(io)?;
         let Ok(Some((command, args))) = parse_line(&line) else { continue };
         let get = |key: &str| arg(&args, key);
         match command.as_str() {
