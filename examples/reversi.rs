@@ -8,13 +8,14 @@
 //! cargo run --release --example reversi -- nboard                         # NBoard engine
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ply::search::alphabeta::AlphaBeta;
 use ply_reversi::nboard::NBoard;
 use ply_reversi::{Evaluation, Reversi};
+use ply_tools::engines::lines::{read_line, Line, MAX_LINE};
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 
@@ -63,11 +64,16 @@ fn main() -> ExitCode {
 /// The NBoard engine loop: one command per line on stdin, answers on stdout.
 fn nboard(name: &str) -> ExitCode {
     let mut engine = NBoard::new(AlphaBeta::new(), name);
-    let stdin = io::stdin();
+    let mut input = io::stdin().lock();
     let mut out = io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        for reply in engine.handle(&line) {
+    loop {
+        let replies = match read_line(&mut input, MAX_LINE) {
+            Ok(Some(Line::Text(line))) => engine.handle(&line),
+            // NBoard has no error answer: the GUI's status line says what was wrong.
+            Ok(Some(_)) => vec!["status ignored a line that is not UTF-8 text or too long".into()],
+            Ok(None) | Err(_) => break,
+        };
+        for reply in replies {
             if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
                 return ExitCode::SUCCESS;
             }

@@ -16,7 +16,7 @@
 //! assert_eq!(jsonl::answer(line, Rules::Deepomatic, None), "[[[2,1],[0,3],[2,5]]]");
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::time::Duration;
 
 use crate::Rules;
@@ -46,6 +46,9 @@ fn color_char(color: &str) -> Result<char, String> {
     }
 }
 
+/// The longest thinking time a request may ask for, in milliseconds (one hour).
+pub const MAX_TIME_MS: u64 = 3_600_000;
+
 /// The answer to one line: the legal moves (`time` is `None`) or the engine's move.
 pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
     let request: Request = match serde_json::from_str(line) {
@@ -73,6 +76,9 @@ pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
             }
         }
         Some(default) => {
+            if request.time_ms.is_some_and(|t| t == 0 || t > MAX_TIME_MS) {
+                return error(format!("time_ms must be from 1 to {MAX_TIME_MS}"));
+            }
             let time = request.time_ms.map_or(default, Duration::from_millis);
             match crate::seed::play_with(rules, &request.board, color, time) {
                 Ok(path) => json!(pairs(&path)).to_string(),
@@ -82,24 +88,56 @@ pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
     }
 }
 
+/// The longest request line read, in bytes; a longer one is answered with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Answers every non-blank line of stdin on stdout until end of input.
 ///
 /// # Errors
 /// If stdin cannot be read; a closed stdout ends the loop quietly.
 pub fn serve(rules: Rules, time: Option<Duration>) -> io::Result<()> {
-    let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    serve_lines(io::stdin().lock(), &mut io::stdout().lock(), rules, time)
+}
+
+/// [`serve`] on any input and output. A line that is not UTF-8 text, or longer than
+/// [`MAX_LINE`], gets `{"error": ...}` like any other bad line, and the next line is read.
+///
+/// # Errors
+/// If the input cannot be read; a closed output ends the loop quietly.
+pub fn serve_lines(
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    rules: Rules,
+    time: Option<Duration>,
+) -> io::Result<()> {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let n = (&mut input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)?;
+        if n == 0 {
+            return Ok(());
         }
-        let reply = answer(&line, rules, time);
+        let reply = if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
+            // Skip the rest of the long line.
+            let mut rest = Vec::new();
+            while !rest.ends_with(b"\n") {
+                rest.clear();
+                if (&mut input).take(64 * 1024).read_until(b'\n', &mut rest)? == 0 {
+                    break;
+                }
+            }
+            error(format!("request longer than {MAX_LINE} bytes"))
+        } else {
+            match std::str::from_utf8(&bytes) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => answer(line, rules, time),
+                Err(_) => error("the line is not UTF-8 text"),
+            }
+        };
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
             return Ok(());
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -107,6 +145,34 @@ mod tests {
     use super::*;
 
     const EXAMPLE_2: &str = r#"{"board": ["________", "__b_b___", "_w______", "______b_", "_______b", "________", "________", "________"], "color": "w"}"#;
+
+    #[test]
+    fn lines_that_are_not_text_or_too_long_get_an_error_and_processing_goes_on() {
+        let mut input = b"\xff\xfe\n".to_vec();
+        input.extend_from_slice(&vec![b'x'; MAX_LINE + 10]);
+        input.push(b'\n');
+        input.extend_from_slice(EXAMPLE_2.as_bytes());
+        input.push(b'\n');
+        let mut out = Vec::new();
+        serve_lines(&input[..], &mut out, Rules::Deepomatic, None).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].contains("not UTF-8"), "{}", lines[0]);
+        assert!(lines[1].contains("longer than"), "{}", lines[1]);
+        assert_eq!(lines[2], "[[[2,1],[0,3],[2,5]]]");
+    }
+
+    #[test]
+    fn play_refuses_times_out_of_range() {
+        for t in ["0", "3600001", "18446744073709551615"] {
+            let line = format!(
+                r#"{{"board": ["_b__", "____", "__w_", "____"], "color": "w", "time_ms": {t}}}"#
+            );
+            let reply = answer(&line, Rules::Deepomatic, Some(Duration::from_millis(10)));
+            assert!(reply.contains("time_ms must be from 1 to 3600000"), "{t}: {reply}");
+        }
+    }
 
     #[test]
     fn moves_answers_the_seed_example() {

@@ -23,6 +23,7 @@ use ply::search::{Agent, Budget, Position, SearchReport, Value};
 use ply::{Game, MoveList};
 
 use super::protocol::{arg, error_line, parse_level, parse_line, Flow, HubCodec, Level};
+use crate::engines::lines::{read_line, Line, MAX_LINE};
 
 /// A Hub protocol engine around an agent; see the [module docs](self).
 pub struct HubEngine<G: Game, A> {
@@ -262,8 +263,20 @@ where
     let infinite = engine.infinite.clone();
     let input_closed = engine.input_closed.clone();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
+        let mut input = input;
+        loop {
+            let line = match read_line(&mut input, MAX_LINE) {
+                Ok(Some(Line::Text(text))) => text,
+                Ok(Some(bad)) => {
+                    // Not a command: answer an error and read on.
+                    let what = if bad == Line::NotUtf8 { "not UTF-8 text" } else { "too long" };
+                    let mut out = reader_out.lock().unwrap_or_else(|e| e.into_inner());
+                    let _ = writeln!(out, "{}", error_line(&format!("a line that is {what}")))
+                        .and_then(|_| out.flush());
+                    continue;
+                }
+                Ok(None) | Err(_) => break,
+            };
             let command = line.split_whitespace().next().unwrap_or("");
             match command {
                 "stop" => {
@@ -335,6 +348,28 @@ mod tests {
             format_move: |g, m| g.format_move(&g.initial_state(), m),
             parse_move: |g, s, t| g.parse_move(s, t).map_err(|e| e.to_string()),
         }
+    }
+
+    #[test]
+    fn lines_that_are_not_text_get_an_error_and_the_session_goes_on() {
+        let mut script = b"hub\n\xff\xfe\n".to_vec();
+        script.extend_from_slice(b"init\nquit\n");
+        let out = Arc::new(Mutex::new(Vec::<u8>::new()));
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let engine = HubEngine::new(TicTacToe, codec(), Greedy::new());
+        serve(engine, io::Cursor::new(script), Shared(out.clone())).unwrap();
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("error message=\"a line that is not UTF-8 text\""), "{text}");
+        assert!(text.contains("ready"), "{text}");
     }
 
     #[test]
