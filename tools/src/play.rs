@@ -705,13 +705,13 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
         ArenaError::Search { seat, source } => {
             PlayLoopError::Search { spec: seats[seat].to_string(), source }
         }
-        ArenaError::IllegalMove { seat, mv } => {
-            PlayLoopError::IllegalMove { spec: seats[seat].to_string(), mv }
-        }
     })?;
     let mut record = Record::new(game, start);
     for mv in played.moves {
         record.play(mv).expect("the arena played legal moves");
+    }
+    if let Some(f) = played.forfeit {
+        writeln!(out, "{} ({}) forfeits: {}", names[f.seat], seats[f.seat], f.reason)?;
     }
     print_result(&record, &names, false, out)?;
     Ok(record)

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, MoveList, Outcome, Player};
 use crate::record::Record;
 use crate::search::{Agent, Budget, Position, SearchError, SearchReport};
 
@@ -47,6 +47,29 @@ pub struct PlayedGame<M> {
     pub seats: Vec<SeatStats>,
     /// True if the game was stopped at the ply cap and scored as a draw.
     pub adjudicated: bool,
+    /// Set when a seat lost by forfeit: its external engine failed (crashed, hung, broke the
+    /// protocol) or its agent answered an illegal move.
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A game lost by one seat's failure, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The seat that lost.
+    pub seat: usize,
+    /// What went wrong.
+    pub reason: String,
+}
+
+/// The outcome when `seat` forfeits a game of `players` players: the other player wins a
+/// two-player game; with more players the forfeiting seat scores 0 and the others 1.
+fn forfeited(seat: usize, players: usize) -> Outcome {
+    if players == 2 {
+        Outcome::Winner(Player::new(1 - seat))
+    } else {
+        let scores: Vec<i32> = (0..players).map(|s| i32::from(s != seat)).collect();
+        Outcome::from_scores(&scores)
+    }
 }
 
 /// Why a game could not be played to the end.
@@ -59,14 +82,6 @@ pub enum ArenaError {
         seat: usize,
         /// What went wrong.
         source: SearchError,
-    },
-    /// An agent chose a move that is not legal.
-    #[error("seat {seat} chose an illegal move: {mv}")]
-    IllegalMove {
-        /// The seat whose agent failed.
-        seat: usize,
-        /// The move, in debug form.
-        mv: String,
     },
 }
 
@@ -105,8 +120,13 @@ pub struct MovePlayed<'a, G: Game> {
 /// [`play_game`], calling `on_move` after every move (a terminal prints it, a GUI shows it):
 /// the one game loop of every program that lets agents play.
 ///
+/// A seat whose external engine fails ([`SearchError::Engine`]) or whose agent answers an
+/// illegal move loses the game by forfeit, recorded in [`PlayedGame::forfeit`]; the caller
+/// goes on with its next game.
+///
 /// # Errors
-/// If an agent fails or answers an illegal move.
+/// If an agent cannot play this game or budget at all ([`SearchError::Unsupported`],
+/// [`SearchError::BadBudget`]): a mistake in the set-up, not in one game.
 ///
 /// # Panics
 /// If `seats.len()` differs from `game.num_players()`.
@@ -124,6 +144,7 @@ pub fn play_game_with<G: Game>(
     let mut record = Record::new(game, start.clone());
     let mut stats = vec![SeatStats::default(); seats.len()];
     let mut adjudicated = false;
+    let mut forfeit: Option<Forfeit> = None;
     while record.outcome().is_none() {
         if record.moves().len() >= max_plies {
             adjudicated = true;
@@ -131,26 +152,34 @@ pub fn play_game_with<G: Game>(
         }
         let s = game.to_move(record.state()).index();
         let position = Position::with_history(record.state(), record.hashes());
-        let report = seats[s]
-            .agent
-            .choose(game, position, &seats[s].budget)
-            .map_err(|source| ArenaError::Search { seat: s, source })?;
+        let report = match seats[s].agent.choose(game, position, &seats[s].budget) {
+            Ok(r) => r,
+            Err(e @ SearchError::Engine { .. }) => {
+                forfeit = Some(Forfeit { seat: s, reason: e.to_string() });
+                break;
+            }
+            Err(source) => return Err(ArenaError::Search { seat: s, source }),
+        };
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
         stats[s].nodes += report.nodes;
         let before = record.state().clone();
-        record.play(report.best_move).map_err(|_| ArenaError::IllegalMove {
-            seat: s,
-            mv: format!("{:?}", report.best_move),
-        })?;
+        if record.play(report.best_move).is_err() {
+            let reason = format!("illegal move {:?}", report.best_move);
+            forfeit = Some(Forfeit { seat: s, reason });
+            break;
+        }
         for seat in seats.iter_mut() {
             seat.agent.observe(game, &before, report.best_move);
         }
         let ply = record.moves().len() - 1;
         on_move(MovePlayed { ply, seat: s, before: &before, report: &report });
     }
-    let outcome = record.outcome().unwrap_or(Outcome::Draw);
-    Ok(PlayedGame { moves: record.moves().to_vec(), outcome, seats: stats, adjudicated })
+    let outcome = match &forfeit {
+        Some(f) => forfeited(f.seat, seats.len()),
+        None => record.outcome().unwrap_or(Outcome::Draw),
+    };
+    Ok(PlayedGame { moves: record.moves().to_vec(), outcome, seats: stats, adjudicated, forfeit })
 }
 
 /// `plies` uniformly random moves from `start`, reproducible from `seed`, that do not end the

@@ -452,7 +452,11 @@ mod tests {
     /// Two small games, as a program would register them.
     fn registry() -> Registry {
         let mut r = Registry::new();
-        r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)));
+        r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).nboard(
+            crate::engines::nboard::NBoardCodec {
+                game_record: |g, s| Ok(ply::Notation::format_state(g, s)),
+            },
+        ));
         r.add(GameEntry::new("three-heaps", "three heaps", |_| {
             Ok(ThreeHeaps::new([3, 4, 5]).unwrap())
         }));
@@ -667,6 +671,20 @@ mod tests {
         let t = &group(read_records(&out).unwrap().0)[0];
         assert_eq!(t.missing(), vec![records.iter().map(|r| r.index).max().unwrap()]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failing_engine_forfeits_its_games_and_the_run_goes_on() {
+        let records = play_line("--game tictactoe --games 4 --quiet nboard:cmd=false random", &[]);
+        assert_eq!(records.len(), 4);
+        for r in &records {
+            let reason = r.forfeit.as_deref().unwrap_or_else(|| panic!("{r:?}"));
+            assert!(reason.contains("nboard:cmd=false") && reason.contains("forfeits"), "{reason}");
+            let random_seat = r.seats.iter().position(|&a| a == 1).unwrap();
+            assert_eq!(r.result, results::GameResult::Winner(random_seat));
+        }
+        let line = serde_json::to_string(&records[0]).unwrap();
+        assert!(line.contains("\"forfeit\""), "{line}");
     }
 
     #[test]

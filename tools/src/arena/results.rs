@@ -90,6 +90,9 @@ pub struct GameRecord {
     pub result: GameResult,
     /// True if the ply cap stopped the game and it was scored a draw.
     pub adjudicated: bool,
+    /// Why a seat lost by forfeit (its engine failed, or it answered an illegal move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
     /// What each seat spent.
     pub stats: Vec<SeatRecord>,
 }
@@ -398,6 +401,7 @@ pub(crate) mod tests {
             moves: vec!["a1".into()],
             result,
             adjudicated: false,
+            forfeit: None,
             stats: vec![
                 SeatRecord { agent: "greedy".into(), moves: 4, time_us: 1500, nodes: 10 },
                 SeatRecord { agent: "random".into(), moves: 4, time_us: 10, nodes: 0 },

@@ -349,6 +349,9 @@ fn play_fixture<G: ToolGame>(
         moves: format_line(game, start, &played.moves),
         result: GameResult::from_outcome(&played.outcome),
         adjudicated: played.adjudicated,
+        forfeit: played.forfeit.as_ref().map(|x| {
+            format!("seat {} ({}) forfeits: {}", x.seat, names[f.seats[x.seat]], x.reason)
+        }),
         stats: played
             .seats
             .iter()
