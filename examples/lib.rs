@@ -7,12 +7,14 @@
 //! over [`ply_tools`].
 
 use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
+use ply::Game;
 use ply_breakthrough::Breakthrough;
 use ply_checkers::{EnglishCheckers, Rules};
 use ply_draughts::InternationalDraughts;
 use ply_impasse::Impasse;
 use ply_reversi::Reversi;
 use ply_tools::engines::hub::HubCodec;
+use ply_tools::engines::jsonl::JsonlCodec;
 use ply_tools::engines::nboard::NBoardCodec;
 use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry};
 
@@ -47,6 +49,9 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
          positions as PDN FEN",
     )
     .seat_names(&["Black", "White"])
+    .jsonl(checkers_jsonl_codec())
+    .evaluator("classic", ply_checkers::eval::Classic::default())
+    .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
 }
 
 /// International draughts (FMJD rules); Hub engines such as Scan play it.
@@ -60,6 +65,27 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
     .hub(draughts_hub_codec())
+}
+
+/// English checkers in the JSON-lines protocol of `english_checkers play` (the seed's board
+/// rows and colour; a move as the squares it visits).
+pub fn checkers_jsonl_codec() -> JsonlCodec<EnglishCheckers> {
+    JsonlCodec {
+        request: |game, state| {
+            let color = if game.to_move(state) == ply::Player::FIRST { 'b' } else { 'w' };
+            Ok((ply_checkers::seed::board_rows(game, state), color))
+        },
+        parse_path: |game, state, path| {
+            let mut moves = ply::MoveList::new();
+            game.generate_moves(state, &mut moves);
+            let matches = |mv: &&ply_checkers::Move| {
+                let squares: Vec<(usize, usize)> =
+                    game.path(state, **mv).into_iter().map(|sq| game.coords(sq)).collect();
+                squares == path
+            };
+            moves.iter().find(matches).copied().ok_or_else(|| format!("illegal move {path:?}"))
+        },
+    }
 }
 
 /// International draughts in the Hub protocol (Scan's): the ruleset's text forms.
@@ -229,6 +255,9 @@ mod tests {
         assert!(e.contains("nboard"), "{e}");
         let e = draughts.check_spec(&none, &"alphabeta:eval=discs".parse().unwrap()).unwrap_err();
         assert!(e.contains("classic, material"), "{e}");
+        let checkers = r.get("english-checkers").unwrap();
+        assert!(checkers.check_spec(&none, &"alphabeta:eval=material".parse().unwrap()).is_ok());
+        assert!(checkers.check_spec(&none, &"jsonl:cmd=cake".parse().unwrap()).is_ok());
         let reversi = r.get("reversi").unwrap();
         assert!(reversi.check_spec(&none, &"mcts:iters=9,eval=discs".parse().unwrap()).is_ok());
         assert!(reversi.check_spec(&none, &"nboard:cmd=edax".parse().unwrap()).is_ok());

@@ -24,6 +24,7 @@ use ply::search::Agent;
 use ply::{Game, Notation};
 
 use crate::engines::hub::HubCodec;
+use crate::engines::jsonl::JsonlCodec;
 use crate::engines::nboard::NBoardCodec;
 use crate::spec::{AgentSpec, SpecError};
 
@@ -161,17 +162,24 @@ pub struct AgentKit<G: Game> {
     pub hub: Option<HubCodec<G>>,
     /// The NBoard protocol's positions for this game, if engines speak it.
     pub nboard: Option<NBoardCodec<G>>,
+    /// The JSON-lines protocol's boards and moves for this game, if engines speak it.
+    pub jsonl: Option<JsonlCodec<G>>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
     fn default() -> Self {
-        AgentKit { evaluators: Vec::new(), hub: None, nboard: None }
+        AgentKit { evaluators: Vec::new(), hub: None, nboard: None, jsonl: None }
     }
 }
 
 impl<G: Game> Clone for AgentKit<G> {
     fn clone(&self) -> Self {
-        AgentKit { evaluators: self.evaluators.clone(), hub: self.hub, nboard: self.nboard }
+        AgentKit {
+            evaluators: self.evaluators.clone(),
+            hub: self.hub,
+            nboard: self.nboard,
+            jsonl: self.jsonl,
+        }
     }
 }
 
@@ -303,6 +311,12 @@ impl<G: ToolGame> GameEntry<G> {
     /// Lets `nboard:cmd=...` engines play this game through `codec`.
     pub fn nboard(mut self, codec: NBoardCodec<G>) -> Self {
         self.kit.nboard = Some(codec);
+        self
+    }
+
+    /// Lets `jsonl:cmd=...` engines play this game through `codec`.
+    pub fn jsonl(mut self, codec: JsonlCodec<G>) -> Self {
+        self.kit.jsonl = Some(codec);
         self
     }
 

@@ -20,6 +20,7 @@ use ply::search::{Agent, Budget};
 use ply::{Game, Notation};
 
 use crate::engines::hub::HubClient;
+use crate::engines::jsonl::JsonlClient;
 use crate::engines::nboard::NBoardClient;
 use crate::registry::AgentKit;
 
@@ -33,6 +34,7 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL
   random                                                uniformly random legal moves
   hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
+  jsonl:[time=T,]cmd=COMMAND                            external engine speaking english_checkers play's JSON lines
   searches take eval=NAME: an evaluation the game registers (default: the game's own);
   every agent also takes seed=N; T is a duration such as 100ms, 2s or 1.5s;
   a search with no depth, time, nodes or iters limit gets time=1s";
@@ -67,11 +69,13 @@ pub enum Algorithm {
     Hub,
     /// An external program speaking the NBoard protocol.
     NBoard,
+    /// An external program speaking JSON lines (`english_checkers play`'s protocol).
+    Jsonl,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order of [`ACCEPTED`].
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::AlphaBeta,
         Algorithm::Mcts,
         Algorithm::Paranoid,
@@ -81,6 +85,7 @@ impl Algorithm {
         Algorithm::Random,
         Algorithm::Hub,
         Algorithm::NBoard,
+        Algorithm::Jsonl,
     ];
 
     /// The name used in specs.
@@ -95,6 +100,7 @@ impl Algorithm {
             Algorithm::Random => "random",
             Algorithm::Hub => "hub",
             Algorithm::NBoard => "nboard",
+            Algorithm::Jsonl => "jsonl",
         }
     }
 
@@ -112,12 +118,13 @@ impl Algorithm {
             Algorithm::Greedy => &["eval", "seed"],
             Algorithm::Random => &["seed"],
             Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "seed", "cmd"],
+            Algorithm::Jsonl => &["time", "seed", "cmd"],
         }
     }
 
     /// True for the programs that run outside this process.
     pub fn is_external(self) -> bool {
-        matches!(self, Algorithm::Hub | Algorithm::NBoard)
+        matches!(self, Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl)
     }
 }
 
@@ -341,7 +348,7 @@ impl AgentSpec {
             }
             Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
             Algorithm::Random => Box::new(RandomAgent::new(seed)),
-            Algorithm::Hub | Algorithm::NBoard => {
+            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl => {
                 return Err(SpecError::External { agent: self.algorithm.name() })
             }
         })
@@ -363,6 +370,7 @@ impl AgentSpec {
             Algorithm::NBoard => {
                 Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
             }
+            Algorithm::Jsonl => Ok(Box::new(JsonlClient::new(cmd, kit.jsonl.ok_or_else(missing)?))),
             _ => Err(SpecError::External { agent: self.algorithm.name() }),
         }
     }
