@@ -16,10 +16,13 @@ use crate::engines::process::{EngineProcess, Transport};
 pub type PathReader<G> =
     fn(&G, &<G as Game>::State, &[(usize, usize)]) -> Result<<G as Game>::Move, String>;
 
+/// Writes a position as the protocol's board rows and colour to move.
+pub type BoardWriter<G> = fn(&G, &<G as Game>::State) -> Result<(Vec<String>, char), String>;
+
 /// How a game's positions and moves read in the JSON-lines protocol.
 pub struct JsonlCodec<G: Game> {
     /// The board rows (`_ b B w W`, row 0 first) and the colour to move (`b` or `w`).
-    pub request: fn(&G, &G::State) -> Result<(Vec<String>, char), String>,
+    pub request: BoardWriter<G>,
     /// Reads the answer's `(row, col)` squares as a legal move.
     pub parse_path: PathReader<G>,
 }
