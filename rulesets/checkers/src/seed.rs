@@ -291,6 +291,20 @@ pub fn play_with<S: AsRef<str>>(
     color: char,
     time: Duration,
 ) -> Result<Path, Error> {
+    play_budget(rules, board, color, &Budget::time(time))
+}
+
+/// [`play`] under the given rules with any search budget (a depth, a time, or both); a time
+/// is shared between the board's two halves as in [`play`].
+///
+/// # Errors
+/// See [`play`]; a budget alpha-beta cannot use is [`Error::Search`].
+pub fn play_budget<S: AsRef<str>>(
+    rules: Rules,
+    board: &[S],
+    color: char,
+    budget: &Budget,
+) -> Result<Path, Error> {
     use ply::Game;
     let split = read(board, color, rules)?;
     let legal = split.moves();
@@ -302,13 +316,14 @@ pub fn play_with<S: AsRef<str>>(
     }
     let halves: Vec<bool> =
         [false, true].into_iter().filter(|&light| legal.iter().any(|m| m.light == light)).collect();
-    let share = time / halves.len() as u32;
+    let mut share = budget.clone();
+    share.time = budget.time.map(|t| t / halves.len() as u32);
     let mut best: Option<(f64, Path)> = None;
     for light in halves {
         let state = if light { &split.light } else { &split.dark };
         let mut engine = AlphaBeta::new();
         let report = engine
-            .choose(&split.game, Position::new(state), &Budget::time(share))
+            .choose(&split.game, Position::new(state), &share)
             .map_err(|e| Error::Search(e.to_string()))?;
         let base = f64::from(split.game.evaluate(state, split.game.to_move(state)));
         let gain = match report.value {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# CI for the Python package: on a fresh machine with Python 3.8+ (with its venv module), the
+# Rust toolchain and access to PyPI and crates.io, build and install `ply-games` into a new
+# virtualenv and run its pytest suite.
+#
+#   python/ci.sh                 # from anywhere; exits non-zero on any failure
+#
+# The cold build (maturin, release profile) takes about 2 minutes on 2 cores; cargo reuses
+# the workspace's target/ directory (or $CARGO_TARGET_DIR) between runs. Set PLY_VENV to keep
+# the virtualenv somewhere (it is created afresh either way); by default it is a temporary
+# directory, removed at the end.
+set -euo pipefail
+
+python_dir="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$python_dir")"
+cd "$root"
+
+python="${PYTHON:-python3}"
+if ! command -v "$python" >/dev/null 2>&1; then
+    echo "error: $python not found (set PYTHON to a Python 3.8+ interpreter)" >&2
+    exit 1
+fi
+
+if [[ -n "${PLY_VENV:-}" ]]; then
+    venv="$PLY_VENV"
+    rm -rf "$venv"
+else
+    venv="$(mktemp -d "${TMPDIR:-/tmp}/ply-games-venv.XXXXXX")"
+    trap 'rm -rf "$venv"' EXIT
+fi
+
+echo "== python -m venv $venv ($("$python" --version 2>&1))"
+if ! "$python" -m venv "$venv"; then
+    echo "error: could not create a virtualenv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
+    exit 1
+fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+echo "== pip install ./python pytest (builds the Rust extension with maturin)"
+start=$SECONDS
+"$venv/bin/python" -m pip install ./python pytest
+echo "   installed in $((SECONDS - start))s"
+
+echo "== pytest python/tests"
+# Run from the repository root against the installed package (never the source tree's
+# ply_games/, which has no compiled _native module).
+status=0
+"$venv/bin/python" -m pytest "$python_dir/tests" || status=$?
+if [[ $status -eq 5 ]]; then
+    echo "error: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"

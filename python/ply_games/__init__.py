@@ -1,0 +1,137 @@
+"""ply's board games for Python.
+
+Two APIs over the same Rust engines:
+
+* ``ply_games.checkers``: the Deepomatic challenge's ``allowed_moves(board, color)`` and
+  ``play(board, color)``, a drop-in for the harness's ``ai`` module
+  (``import ply_games.checkers as ai``).
+* A generic API for every bundled game, in the spirit of OpenSpiel's::
+
+      import ply_games
+
+      game = ply_games.load("english-checkers", rules="standard")
+      state = game.new_initial_state()
+      while not game.is_terminal(state):
+          best = ply_games.search(game, state, depth=4)
+          state = game.apply(state, best.move)
+      print(game.returns(state))
+
+Games are loaded by their registry names (``ply_games.games()``) with the command line's
+options as keyword arguments. States are immutable: ``Game.apply`` returns a new state.
+Moves are notation strings (``"11-15"``); ``apply`` also takes an index into
+``legal_moves(state)``. Bad input raises ``ValueError`` with the tools' messages.
+"""
+
+try:
+    from ply_games import _native
+except ImportError as e:  # the source tree's ply_games/, not the installed package
+    raise ImportError(
+        "ply_games: the compiled module ply_games._native is missing; install the package "
+        "with `pip install ./python` from the repository root, and do not run Python from "
+        f"the python/ directory, whose ply_games/ would hide the installed one ({__file__})"
+    ) from e
+from ply_games._native import (
+    AGENTS,
+    DEFAULT_SEARCH_TIME,
+    TERMINAL,
+    Game,
+    SearchResult,
+    State,
+    __version__,
+)
+from ply_games import checkers
+
+__all__ = [
+    "AGENTS",
+    "DEFAULT_SEARCH_TIME",
+    "TERMINAL",
+    "Game",
+    "SearchResult",
+    "State",
+    "checkers",
+    "divide",
+    "games",
+    "load",
+    "perft",
+    "search",
+    "__version__",
+]
+
+
+def _option_text(value):
+    """An option value as the command line writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_option_text(v) for v in value)
+    return str(value)
+
+
+def games():
+    """The names of the games ``load`` knows, in the registry's order."""
+    return _native.game_names()
+
+
+def load(name, **options):
+    """The game called ``name`` (see ``games()``), built with the command line's options.
+
+    ``rules`` and ``size`` are the ``--rules`` and ``--size`` flags (``size`` may be a
+    number, ``"7x6"`` or a ``(cols, rows)`` pair), ``players`` is ``--players``, and any
+    other keyword is a ``--variant KEY=VALUE`` flag (``connect=3``, ``heaps=(3, 4, 5)``)::
+
+        load("english-checkers", rules="standard", size=10)
+        load("reversi", size=6, players=3)
+        load("connect-four", size=(5, 4), connect=3)
+        load("three-heaps", heaps=(2, 3, 4))
+
+    Raises ``ValueError`` with the registry's message for an unknown game, an option the
+    game does not take, or a value it refuses.
+    """
+    rules = options.pop("rules", None)
+    size = options.pop("size", None)
+    players = options.pop("players", None)
+    if isinstance(size, (list, tuple)):
+        size = "x".join(str(s) for s in size)
+    variants = [(key, _option_text(value)) for key, value in options.items() if value is not None]
+    return _native.load(
+        name,
+        None if rules is None else str(rules),
+        None if size is None else str(size),
+        None if players is None else int(players),
+        variants,
+    )
+
+
+def search(game, state, algorithm="alphabeta", time=None, depth=None, **options):
+    """Searches ``state`` with one of ply's agents and returns a ``SearchResult``: the move
+    in notation (``.move``, and ``.index`` in ``legal_moves``), its value (``.kind``,
+    ``.value``, ``.plies``, ``.value_text``), the principal variation, depth, nodes, time.
+
+    ``algorithm`` is an agent name or a whole agent spec as the tools take it
+    (``"alphabeta"``, ``"mcts:iters=2000,c=1.4"``, ``"greedy"``); keyword arguments add
+    options (``depth=6``, ``nodes=100000``, ``iters=500``, ``eval="material"``, ``seed=3``,
+    ``tt=64``, ``threads=2``, ``solver=True``, ``cmd="scan hub"`` for external engines...).
+    See ``ply_games.AGENTS`` for the list. ``time`` is in seconds; a search given no depth,
+    time, nodes or iterations gets ``DEFAULT_SEARCH_TIME`` (0.1 s). Without ``seed`` the
+    agents that use one are seeded from the clock.
+
+    The GIL is released while the agent searches. Raises ``ValueError`` for a bad spec, an
+    evaluation the game does not have, a finished game, or an algorithm that cannot play it
+    (two-player alpha-beta on a three-player game); ``RuntimeError`` if an external engine
+    fails.
+    """
+    if depth is not None:
+        options["depth"] = depth
+    pairs = [(key, _option_text(value)) for key, value in options.items() if value is not None]
+    return _native.search(game, state, str(algorithm), pairs, time)
+
+
+def perft(game, state, depth):
+    """The number of leaves of the legal-move tree ``depth`` plies below ``state`` (bulk
+    counting, as the perft tool). The GIL is released while it counts."""
+    return _native.perft(game, state, depth)
+
+
+def divide(game, state, depth):
+    """Perft split by first move: a list of ``(move, leaves)`` in generation order."""
+    return _native.divide(game, state, depth)

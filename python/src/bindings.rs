@@ -1,0 +1,548 @@
+//! The extension module `ply_games._native` (feature `python`): thin pyo3 wrappers over
+//! [`crate::checkers`] and [`crate::games`]. Every call runs under [`crate::guard`], and the
+//! searches and perft release the GIL. The Python package (`ply_games/__init__.py`,
+//! `ply_games/checkers.py`) re-exports these with keyword-argument front ends.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::games::{self, DynGame, GameOptions};
+use crate::{checkers, guard, Error};
+
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Value(m) => PyValueError::new_err(m),
+        Error::Runtime(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// Runs `f` under [`guard`] and turns its error into a Python exception.
+fn run<T>(f: impl FnOnce() -> crate::Result<T>) -> PyResult<T> {
+    guard(f).map_err(py_err)
+}
+
+/// Every legal move of `color` on `board`, each a list of visited (row, col) squares.
+///
+/// board: a list of N strings of N characters from `_ b B w W`, row 0 (Black's side) first.
+/// color: "b" or "w". rules: "deepomatic" (the default) or "standard".
+/// Raises ValueError, with the JSON mode's message, for a board or colour it cannot use.
+#[pyfunction]
+#[pyo3(signature = (board, color, rules = "deepomatic".to_string()))]
+fn allowed_moves(
+    board: Vec<String>,
+    color: String,
+    rules: String,
+) -> PyResult<Vec<Vec<(usize, usize)>>> {
+    run(|| checkers::allowed_moves(&board, &color, &rules))
+}
+
+/// The board (a new list of strings) after `color` plays `move`, one of allowed_moves.
+///
+/// move: a list of (row, col) pairs (tuples or lists). Raises ValueError for a bad board or
+/// colour, or a move that is not legal.
+#[pyfunction]
+#[pyo3(signature = (board, color, r#move, rules = "deepomatic".to_string()))]
+fn apply_move(
+    board: Vec<String>,
+    color: String,
+    r#move: Vec<Vec<i64>>,
+    rules: String,
+) -> PyResult<Vec<String>> {
+    let mut path = Vec::with_capacity(r#move.len());
+    for square in &r#move {
+        match square[..] {
+            [r, c] if r >= 0 && c >= 0 => path.push((r as usize, c as usize)),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "bad square {square:?} in the move: expected (row, col)"
+                )))
+            }
+        }
+    }
+    run(|| checkers::apply_move(&board, &color, &path, &rules))
+}
+
+/// The engine's move for `color` on `board`: a list of visited (row, col) squares.
+///
+/// time: seconds per move (default 1.0 when no depth is given); depth: plies. With both,
+/// the search stops at whichever comes first. Raises ValueError for a bad board, colour,
+/// time or depth, or when `color` has no legal move. Releases the GIL while it searches.
+#[pyfunction]
+#[pyo3(signature = (board, color, rules = "deepomatic".to_string(), time = None, depth = None))]
+fn play(
+    py: Python<'_>,
+    board: Vec<String>,
+    color: String,
+    rules: String,
+    time: Option<f64>,
+    depth: Option<i64>,
+) -> PyResult<Vec<(usize, usize)>> {
+    py.detach(|| run(|| checkers::play(&board, &color, &rules, time, depth)))
+}
+
+/// A game loaded by `ply_games.load(name, **options)`.
+#[pyclass(frozen, name = "Game", module = "ply_games")]
+struct PyGame {
+    inner: Arc<dyn DynGame>,
+}
+
+/// A position of a game. States are immutable: `Game.apply` returns a new one.
+#[pyclass(frozen, name = "State", module = "ply_games")]
+struct PyState {
+    game: Arc<dyn DynGame>,
+    state: games::State,
+}
+
+impl PyGame {
+    fn wrap(&self, state: games::State) -> PyState {
+        PyState { game: self.inner.clone(), state }
+    }
+}
+
+/// Applies `mv` (notation text, or an index in `legal_moves`) to `state` in `game`.
+fn apply_any(
+    game: &Arc<dyn DynGame>,
+    state: &games::State,
+    mv: &Bound<'_, PyAny>,
+) -> PyResult<games::State> {
+    if mv.is_instance_of::<PyString>() {
+        let text: String = mv.extract()?;
+        return run(|| game.apply(state, &text));
+    }
+    if mv.is_instance_of::<pyo3::types::PyInt>() {
+        let index: i64 = mv.extract()?;
+        let index = usize::try_from(index).map_err(|_| {
+            PyValueError::new_err(format!("move index {index} out of range: it cannot be negative"))
+        })?;
+        return run(|| game.apply_index(state, index));
+    }
+    Err(PyTypeError::new_err("a move is a str (notation) or an int (an index in legal_moves)"))
+}
+
+#[pymethods]
+impl PyGame {
+    /// The registry name, such as "english-checkers".
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name().to_string()
+    }
+
+    /// The options it was loaded with, as a dict of strings (and players as an int).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let o = self.inner.options();
+        if let Some(r) = &o.rules {
+            d.set_item("rules", r)?;
+        }
+        if let Some(s) = &o.size {
+            d.set_item("size", s)?;
+        }
+        if let Some(p) = o.players {
+            d.set_item("players", p)?;
+        }
+        for (k, v) in &o.variants {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// A line about the game.
+    #[getter]
+    fn summary(&self) -> String {
+        self.inner.info().summary.clone()
+    }
+
+    /// The options the game accepts, their values and defaults.
+    #[getter]
+    fn options_help(&self) -> String {
+        self.inner.info().options_help.clone()
+    }
+
+    /// A name per seat ("Black", "White"); empty where the game names none.
+    #[getter]
+    fn seat_names(&self) -> Vec<String> {
+        self.inner.info().seat_names.clone()
+    }
+
+    /// How many players take part.
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+
+    /// The size of the move-key space: every legal_move_keys value is below it (0: no keys).
+    fn move_key_space(&self) -> u32 {
+        self.inner.move_key_space()
+    }
+
+    /// The start position.
+    fn new_initial_state(&self) -> PyState {
+        self.wrap(self.inner.initial_state())
+    }
+
+    /// The legal moves of `state` in notation, in generation order (empty when terminal).
+    fn legal_moves(&self, state: &Bound<'_, PyState>) -> PyResult<Vec<String>> {
+        run(|| self.inner.legal_moves(&state.get().state))
+    }
+
+    /// The move key (Game::move_key) of each legal move, in the order of legal_moves.
+    fn legal_move_keys(&self, state: &Bound<'_, PyState>) -> PyResult<Vec<u32>> {
+        run(|| self.inner.legal_move_keys(&state.get().state))
+    }
+
+    /// The state after `move` (notation text, or an index in legal_moves(state)); `state` is
+    /// not changed. Raises ValueError for a move that is not legal.
+    #[pyo3(signature = (state, r#move))]
+    fn apply(&self, state: &Bound<'_, PyState>, r#move: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        apply_any(&self.inner, &state.get().state, r#move).map(|s| self.wrap(s))
+    }
+
+    /// True when the game is over.
+    fn is_terminal(&self, state: &Bound<'_, PyState>) -> PyResult<bool> {
+        run(|| self.inner.is_terminal(&state.get().state))
+    }
+
+    /// Each player's reward: 1 for a sole win, 0 for a sole loss, 0.5 each for a two-player
+    /// draw (ranks in between with more players); zeros while the game goes on.
+    fn returns(&self, state: &Bound<'_, PyState>) -> PyResult<Vec<f64>> {
+        run(|| self.inner.returns(&state.get().state))
+    }
+
+    /// The seat to move (0 moves first), or TERMINAL (-4) when the game is over.
+    fn current_player(&self, state: &Bound<'_, PyState>) -> PyResult<i64> {
+        run(|| self.inner.current_player(&state.get().state))
+    }
+
+    /// The game's heuristic evaluation of `state` for `player` (larger is better).
+    fn evaluate(&self, state: &Bound<'_, PyState>, player: usize) -> PyResult<f64> {
+        run(|| self.inner.evaluate(&state.get().state, player))
+    }
+
+    /// The position as text (FEN or the game's equivalent).
+    #[pyo3(name = "to_string")]
+    fn format_state(&self, state: &Bound<'_, PyState>) -> PyResult<String> {
+        run(|| self.inner.format_state(&state.get().state))
+    }
+
+    /// Reads a position from its text; raises ValueError with the notation's message.
+    #[pyo3(name = "from_string")]
+    fn parse_state(&self, text: String) -> PyResult<PyState> {
+        run(|| self.inner.parse_state(&text)).map(|s| self.wrap(s))
+    }
+
+    /// A multi-line picture of the position.
+    fn render(&self, state: &Bound<'_, PyState>) -> PyResult<String> {
+        run(|| self.inner.render(&state.get().state))
+    }
+
+    /// This game (games are immutable, so a clone is the same game).
+    fn clone(&self) -> PyGame {
+        PyGame { inner: self.inner.clone() }
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyGame>().is_ok_and(|o| o.get().inner.key() == self.inner.key())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.key().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        let o = self.inner.options();
+        let mut args = vec![format!("{:?}", self.inner.name())];
+        if let Some(r) = &o.rules {
+            args.push(format!("rules={r:?}"));
+        }
+        if let Some(s) = &o.size {
+            args.push(format!("size={s:?}"));
+        }
+        if let Some(p) = o.players {
+            args.push(format!("players={p}"));
+        }
+        for (k, v) in &o.variants {
+            args.push(format!("{k}={v:?}"));
+        }
+        format!("ply_games.load({})", args.join(", "))
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.game.clone() }
+    }
+
+    /// The legal moves in notation (Game.legal_moves).
+    fn legal_moves(&self) -> PyResult<Vec<String>> {
+        run(|| self.game.legal_moves(&self.state))
+    }
+
+    /// The move keys of the legal moves (Game.legal_move_keys).
+    fn legal_move_keys(&self) -> PyResult<Vec<u32>> {
+        run(|| self.game.legal_move_keys(&self.state))
+    }
+
+    /// The state after `move` (Game.apply); this state is not changed.
+    #[pyo3(signature = (r#move))]
+    fn child(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let state = apply_any(&self.game, &self.state, r#move)?;
+        Ok(PyState { game: self.game.clone(), state })
+    }
+
+    /// True when the game is over (Game.is_terminal).
+    fn is_terminal(&self) -> PyResult<bool> {
+        run(|| self.game.is_terminal(&self.state))
+    }
+
+    /// Each player's reward (Game.returns).
+    fn returns(&self) -> PyResult<Vec<f64>> {
+        run(|| self.game.returns(&self.state))
+    }
+
+    /// The seat to move, or TERMINAL (Game.current_player).
+    fn current_player(&self) -> PyResult<i64> {
+        run(|| self.game.current_player(&self.state))
+    }
+
+    /// A multi-line picture of the position (Game.render).
+    fn render(&self) -> PyResult<String> {
+        run(|| self.game.render(&self.state))
+    }
+
+    /// This state (states are immutable, so a clone is an equal state).
+    fn clone(&self) -> PyState {
+        PyState { game: self.game.clone(), state: self.state.clone() }
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        run(|| self.game.format_state(&self.state))
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let text = run(|| self.game.format_state(&self.state))?;
+        Ok(format!("<ply_games.State of {}: {text:?}>", self.game.key()))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<PyState>() else { return Ok(false) };
+        let other = other.get();
+        if other.state.game_key() != self.state.game_key() {
+            return Ok(false);
+        }
+        run(|| self.game.equal(&self.state, &other.state))
+    }
+
+    fn __hash__(&self) -> PyResult<u64> {
+        use std::hash::{Hash, Hasher};
+        let text = run(|| self.game.format_state(&self.state))?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.state.game_key(), text).hash(&mut h);
+        Ok(h.finish())
+    }
+}
+
+/// What a search found (ply_games.search).
+#[pyclass(frozen, get_all, name = "SearchResult", module = "ply_games")]
+struct PySearchResult {
+    /// The move to play, in notation.
+    r#move: String,
+    /// Its index in legal_moves(state).
+    index: usize,
+    /// The value's kind: "heuristic", "reward", "win", "loss", "draw" or "unknown".
+    kind: String,
+    /// The heuristic score (alpha-beta family) or expected reward in [0, 1] (MCTS), else None.
+    value: Option<f64>,
+    /// Plies to the proven end for "win" and "loss", else None.
+    plies: Option<u32>,
+    /// The value as the tools print it ("+35", "61.2%", "win in 5").
+    value_text: String,
+    /// The principal variation in notation, the move first.
+    pv: Vec<String>,
+    /// Depth of the last completed iteration (alpha-beta) or of the tree (MCTS).
+    depth: u32,
+    /// Deepest ply reached, quiescence included.
+    seldepth: u32,
+    /// Nodes visited.
+    nodes: u64,
+    /// MCTS iterations (0 for other searches).
+    iterations: u64,
+    /// Seconds spent.
+    elapsed: f64,
+    /// The agent spec that searched, in canonical form.
+    agent: String,
+}
+
+#[pymethods]
+impl PySearchResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "SearchResult(move={:?}, value={}, depth={}, nodes={}, agent={:?})",
+            self.r#move, self.value_text, self.depth, self.nodes, self.agent
+        )
+    }
+}
+
+impl From<games::SearchResult> for PySearchResult {
+    fn from(r: games::SearchResult) -> Self {
+        use ply::search::Value;
+        let (kind, value, plies) = match r.value {
+            Value::Heuristic(v) => ("heuristic", Some(v), None),
+            Value::Reward(v) => ("reward", Some(v), None),
+            Value::Win(n) => ("win", None, Some(n)),
+            Value::Loss(n) => ("loss", None, Some(n)),
+            Value::Draw => ("draw", None, None),
+            Value::Unknown => ("unknown", None, None),
+        };
+        PySearchResult {
+            r#move: r.best_move,
+            index: r.index,
+            kind: kind.to_string(),
+            value,
+            plies,
+            value_text: r.value.to_string(),
+            pv: r.pv,
+            depth: r.depth,
+            seldepth: r.seldepth,
+            nodes: r.nodes,
+            iterations: r.iterations,
+            elapsed: r.elapsed.as_secs_f64(),
+            agent: r.agent,
+        }
+    }
+}
+
+/// The game `name` with options as the command line has them (the Python front end is
+/// ply_games.load(name, **options)).
+#[pyfunction]
+#[pyo3(signature = (name, rules = None, size = None, players = None, variants = Vec::new()))]
+fn load(
+    name: String,
+    rules: Option<String>,
+    size: Option<String>,
+    players: Option<i64>,
+    variants: Vec<(String, String)>,
+) -> PyResult<PyGame> {
+    let players = players
+        .map(|p| {
+            usize::try_from(p).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "{name}: bad --players {p}: expected a positive number"
+                ))
+            })
+        })
+        .transpose()?;
+    let options = GameOptions { rules, size, players, variants };
+    run(|| games::load(&name, &options)).map(|inner| PyGame { inner })
+}
+
+/// The names of the games load() knows.
+#[pyfunction]
+fn game_names() -> Vec<String> {
+    games::names()
+}
+
+/// Searches `state` with the agent `algorithm` plus `options` ((key, value) strings) and
+/// `time` in seconds (the Python front end is ply_games.search). Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (game, state, algorithm, options = Vec::new(), time = None))]
+fn search(
+    py: Python<'_>,
+    game: &Bound<'_, PyGame>,
+    state: &Bound<'_, PyState>,
+    algorithm: String,
+    options: Vec<(String, String)>,
+    time: Option<f64>,
+) -> PyResult<PySearchResult> {
+    let game = game.get().inner.clone();
+    let state = state.get().state.clone();
+    let result = py.detach(|| {
+        run(|| {
+            let spec = games::agent_spec(&algorithm, &options, time)?;
+            game.search(&state, &spec, games::clock_seed())
+        })
+    })?;
+    Ok(result.into())
+}
+
+fn depth_arg(depth: i64) -> PyResult<u32> {
+    u32::try_from(depth)
+        .map_err(|_| PyValueError::new_err(format!("bad depth {depth}: expected 0 or more plies")))
+}
+
+/// The number of leaves `depth` plies below `state` (bulk counting). Releases the GIL.
+#[pyfunction]
+fn perft(
+    py: Python<'_>,
+    game: &Bound<'_, PyGame>,
+    state: &Bound<'_, PyState>,
+    depth: i64,
+) -> PyResult<u64> {
+    let depth = depth_arg(depth)?;
+    let game = game.get().inner.clone();
+    let state = state.get().state.clone();
+    py.detach(|| run(|| game.perft(&state, depth)))
+}
+
+/// Perft split by first move: a list of (move, leaves) in generation order. Releases the GIL.
+#[pyfunction]
+fn divide(
+    py: Python<'_>,
+    game: &Bound<'_, PyGame>,
+    state: &Bound<'_, PyState>,
+    depth: i64,
+) -> PyResult<Vec<(String, u64)>> {
+    let depth = depth_arg(depth)?;
+    let game = game.get().inner.clone();
+    let state = state.get().state.clone();
+    py.detach(|| run(|| game.divide(&state, depth)))
+}
+
+/// The native part of ply_games: use the package (`import ply_games`), not this module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("TERMINAL", games::TERMINAL)?;
+    m.add("DEFAULT_SEARCH_TIME", games::DEFAULT_SEARCH_TIME.as_secs_f64())?;
+    m.add("CHECKERS_DEFAULT_TIME", checkers::DEFAULT_TIME.as_secs_f64())?;
+    m.add("AGENTS", ply_tools::spec::ACCEPTED)?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_class::<PySearchResult>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(divide, m)?)?;
+    let sub = PyModule::new(py, "checkers")?;
+    sub.add_function(wrap_pyfunction!(allowed_moves, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(play, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(apply_move, &sub)?)?;
+    m.add_submodule(&sub)?;
+    Ok(())
+}
