@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use ply::games::{mix64, ConnectFour, ThreeHeaps, TicTacToe};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
 use ply::search::{Agent, Budget, Position, SearchError, Value};
 use ply::testing::agreement::{check_agreement, random_positions};
 use ply::{Game, MoveList, Notation, Outcome, Player};
@@ -356,4 +357,23 @@ fn kept_table_speeds_up_a_repeated_search() {
     let again = engine.choose(&game, Position::new(&s), &Budget::depth(7)).unwrap();
     assert!(again.nodes < first.nodes / 2, "{} then {}", first.nodes, again.nodes);
     assert_eq!(again.best_move, first.best_move);
+}
+
+/// The table is allocated when the game starts, outside any move's clock: a fresh agent
+/// holds none, `new_game` allocates it, and a search then finds it ready.
+#[test]
+fn memory_is_set_up_at_new_game_not_in_the_first_move() {
+    let game = ConnectFour::standard();
+    let mut engine = AlphaBeta::new().with_tt_mb(4);
+    assert_eq!(engine.table_bytes(), 0);
+    Agent::<ConnectFour>::new_game(&mut engine);
+    let bytes = engine.table_bytes();
+    assert!(bytes > 2 << 20 && bytes <= 4 << 20, "{bytes}");
+    let state = game.initial_state();
+    engine.choose(&game, Position::new(&state), &Budget::depth(4)).unwrap();
+    assert_eq!(engine.table_bytes(), bytes, "the search reused the table");
+    let mut multi = MultiplayerSearch::new(OpponentModel::Paranoid).with_tt_mb(2);
+    assert_eq!(multi.table_bytes(), 0);
+    Agent::<ConnectFour>::new_game(&mut multi);
+    assert!(multi.table_bytes() > 1 << 20);
 }

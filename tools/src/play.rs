@@ -508,9 +508,11 @@ fn build_engines<G: Notation + Sync + 'static>(
         .map(|(s, seat)| match seat {
             Seat::Human => Ok(None),
             Seat::Engine(spec) => {
-                let agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(|e| {
+                let mut agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(|e| {
                     PlayLoopError::Spec { spec: spec.to_string(), reason: e.to_string() }
                 })?;
+                // Tables are allocated now, before the first move's clock starts.
+                agent.new_game();
                 Ok(Some((agent, spec.budget(), spec.to_string())))
             }
         })

@@ -32,6 +32,8 @@ pub struct SeatStats {
     pub moves: u32,
     /// Total thinking time.
     pub time: Duration,
+    /// The longest time spent on one move.
+    pub max_time: Duration,
     /// Total nodes searched.
     pub nodes: u64,
 }
@@ -162,6 +164,7 @@ pub fn play_game_with<G: Game>(
         };
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
+        stats[s].max_time = stats[s].max_time.max(report.elapsed);
         stats[s].nodes += report.nodes;
         let before = record.state().clone();
         if record.play(report.best_move).is_err() {

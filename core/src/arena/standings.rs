@@ -21,6 +21,8 @@ pub struct AgentTotals {
     pub moves: u64,
     /// Thinking time.
     pub time: Duration,
+    /// The longest time spent on one move.
+    pub max_time: Duration,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -154,6 +156,7 @@ impl Standings {
             t.rank += outcome.rank(p, n);
             t.moves += u64::from(stats[s].moves);
             t.time += stats[s].time;
+            t.max_time = t.max_time.max(stats[s].max_time);
             t.nodes += stats[s].nodes;
         }
         if n == 2 && seats[0] != seats[1] {
@@ -274,18 +277,19 @@ impl Standings {
         }
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>14}",
-            "agent", "games", "mean score", "mean rank", "time/move", "nodes/move"
+            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>12}  {:>14}",
+            "agent", "games", "mean score", "mean rank", "time/move", "max time", "nodes/move"
         );
         for (name, t) in self.names.iter().zip(&self.agents) {
             let _ = writeln!(
                 out,
-                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>14.0}",
+                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>10.1}ms  {:>14.0}",
                 name,
                 t.games,
                 t.mean_reward(),
                 t.mean_rank(),
                 t.time_per_move().as_secs_f64() * 1000.0,
+                t.max_time.as_secs_f64() * 1000.0,
                 t.nodes_per_move()
             );
         }

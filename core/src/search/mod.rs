@@ -340,7 +340,9 @@ pub trait Agent<G: Game> {
     /// keep search data such as a reused tree. The default ignores it.
     fn observe(&mut self, _game: &G, _state_before: &G::State, _mv: G::Move) {}
 
-    /// Forgets everything about the previous game (tables, trees, learned data).
+    /// Forgets everything about the previous game (tables, trees, learned data) and readies
+    /// the agent's memory for the next one (allocating its tables), so that no move's clock
+    /// pays for it. Game loops call it before a game's first move.
     fn new_game(&mut self) {}
 }
 

@@ -45,9 +45,12 @@ impl Deadline {
     pub const OVERHEAD: Duration = Duration::from_millis(2);
 
     /// The limits for `budget`, starting now. A fixed time (`budget.time`) is a hard limit,
-    /// with the soft limit at half of it (an iteration that starts after half the time is
-    /// unlikely to finish); a clock gives an allotment used the same way, with the hard limit
-    /// at up to three allotments when the clock allows it. With both, the smaller applies.
+    /// with the soft limit at nine tenths of it: a search given `T` spends close to `T`
+    /// (iterative deepening starts another iteration until 0.9 `T`, and an iteration cut
+    /// short at `T` still counts the root moves it completed), so that agents compared at
+    /// equal time really get equal time. A clock gives an allotment as the soft limit, with
+    /// the hard limit at up to three allotments when the clock allows it: the game time is
+    /// spread over the moves to go. With both, the smaller applies.
     pub fn new(budget: &Budget) -> Deadline {
         let start = Instant::now();
         let mut soft: Option<Duration> = None;
@@ -55,7 +58,7 @@ impl Deadline {
         if let Some(t) = budget.time {
             let t = t.saturating_sub(Self::OVERHEAD);
             hard = Some(t);
-            soft = Some(t / 2);
+            soft = Some(t / 10 * 9);
         }
         if let Some(clock) = budget.clock {
             let a = clock.allotment();

@@ -151,9 +151,7 @@ impl<S> TranspositionTable<S> {
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
-}
 
-impl<S: Score> TranspositionTable<S> {
     /// A table of at most `mib` mebibytes (at least one bucket), rounded down to a power of two
     /// number of buckets.
     pub fn new(mib: usize) -> Self {
@@ -182,7 +180,9 @@ impl<S: Score> TranspositionTable<S> {
         self.buckets.fill([Slot::EMPTY; 2]);
         self.generation = 1;
     }
+}
 
+impl<S: Score> TranspositionTable<S> {
     /// Starts a new search: entries stored from now on belong to a new generation, and older
     /// ones become the first to be replaced.
     pub fn new_search(&mut self) {

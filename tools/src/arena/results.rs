@@ -52,6 +52,9 @@ pub struct SeatRecord {
     pub moves: u32,
     /// Thinking time in microseconds.
     pub time_us: u64,
+    /// The longest time on one move, in microseconds (0 in files written before it was kept).
+    #[serde(default)]
+    pub max_time_us: u64,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -137,6 +140,7 @@ impl GameRecord {
             .map(|s| SeatStats {
                 moves: s.moves,
                 time: Duration::from_micros(s.time_us),
+                max_time: Duration::from_micros(s.max_time_us),
                 nodes: s.nodes,
             })
             .collect()
@@ -403,8 +407,20 @@ pub(crate) mod tests {
             adjudicated: false,
             forfeit: None,
             stats: vec![
-                SeatRecord { agent: "greedy".into(), moves: 4, time_us: 1500, nodes: 10 },
-                SeatRecord { agent: "random".into(), moves: 4, time_us: 10, nodes: 0 },
+                SeatRecord {
+                    agent: "greedy".into(),
+                    moves: 4,
+                    time_us: 1500,
+                    max_time_us: 800,
+                    nodes: 10,
+                },
+                SeatRecord {
+                    agent: "random".into(),
+                    moves: 4,
+                    time_us: 10,
+                    max_time_us: 5,
+                    nodes: 0,
+                },
             ],
         }
     }

@@ -360,6 +360,7 @@ fn play_fixture<G: ToolGame>(
                 agent: names[a].clone(),
                 moves: st.moves,
                 time_us: st.time.as_micros() as u64,
+                max_time_us: st.max_time.as_micros() as u64,
                 nodes: st.nodes,
             })
             .collect(),

@@ -111,8 +111,8 @@ impl Limits {
 /// serves every game. The entries are cleared when the score type changes.
 #[derive(Default)]
 pub(crate) struct TableSlot {
-    /// The table and the score type of its entries.
-    table: Option<(TranspositionTable<()>, TypeId)>,
+    /// The table and the score type of its entries (`None`: empty, any type may use it).
+    table: Option<(TranspositionTable<()>, Option<TypeId>)>,
     stale: bool,
 }
 
@@ -125,8 +125,9 @@ impl TableSlot {
         clear_stale: bool,
     ) -> TranspositionTable<S> {
         let mut t = match self.table.take() {
-            Some((t, ty)) if ty == TypeId::of::<S>() => t.retype::<S>(),
-            Some((t, _)) => {
+            Some((t, None)) => t.retype::<S>(),
+            Some((t, Some(ty))) if ty == TypeId::of::<S>() => t.retype::<S>(),
+            Some((t, Some(_))) => {
                 let mut t = t.retype::<S>();
                 t.clear();
                 t
@@ -145,12 +146,32 @@ impl TableSlot {
 
     /// Gives back the table taken by [`TableSlot::take`].
     pub(crate) fn put<S: Score>(&mut self, table: TranspositionTable<S>) {
-        self.table = Some((table.retype(), TypeId::of::<S>()));
+        self.table = Some((table.retype(), Some(TypeId::of::<S>())));
     }
 
     /// Marks the entries as belonging to another game.
     pub(crate) fn forget(&mut self) {
         self.stale = true;
+    }
+
+    /// The size of the allocated table in bytes (0 before any allocation).
+    pub(crate) fn bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, |(t, _)| t.bytes())
+    }
+
+    /// Readies an empty table of `mib` MiB now: allocated if there is none, cleared if it
+    /// holds entries. Agents call it at `new_game`, so that no move's clock pays for it.
+    pub(crate) fn ready(&mut self, mib: usize) {
+        match self.table.as_mut() {
+            Some((t, ty)) => {
+                if ty.is_some() {
+                    t.clear();
+                    *ty = None;
+                }
+            }
+            None => self.table = Some((TranspositionTable::<()>::new(mib), None)),
+        }
+        self.stale = false;
     }
 }
 

@@ -382,6 +382,12 @@ impl<E, I> AlphaBeta<E, I> {
         self.table.put(t);
     }
 
+    /// The memory of the transposition table in bytes: 0 until the table is allocated, which
+    /// [`Agent::new_game`] (or [`Self::prepare`], or else the first search) does.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
     /// The options in use.
     pub fn options(&self) -> &AlphaBetaOptions {
         &self.options
@@ -563,7 +569,11 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for AlphaBeta<E, I
     }
 
     fn new_game(&mut self) {
-        self.table.forget();
+        if self.options.tt {
+            self.table.ready(self.options.tt_mb);
+        } else {
+            self.table.forget();
+        }
     }
 }
 
