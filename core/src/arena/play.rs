@@ -34,6 +34,9 @@ pub struct SeatStats {
     pub time: Duration,
     /// The longest time spent on one move.
     pub max_time: Duration,
+    /// Moves answered without a search (the only legal move): they take no time, so time per
+    /// move is measured over the others.
+    pub forced: u32,
     /// Total nodes searched.
     pub nodes: u64,
 }
@@ -165,6 +168,9 @@ pub fn play_game_with<G: Game>(
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
         stats[s].max_time = stats[s].max_time.max(report.elapsed);
+        if report.nodes == 0 && report.iterations == 0 && report.depth == 0 {
+            stats[s].forced += 1;
+        }
         stats[s].nodes += report.nodes;
         let before = record.state().clone();
         if record.play(report.best_move).is_err() {

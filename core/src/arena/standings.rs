@@ -23,6 +23,8 @@ pub struct AgentTotals {
     pub time: Duration,
     /// The longest time spent on one move.
     pub max_time: Duration,
+    /// Moves answered without a search (a single legal move).
+    pub forced: u64,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -46,12 +48,13 @@ impl AgentTotals {
         }
     }
 
-    /// Mean thinking time per move.
+    /// Mean thinking time per searched move (moves with a choice; forced moves take none).
     pub fn time_per_move(&self) -> Duration {
-        if self.moves == 0 {
+        let searched = self.moves.saturating_sub(self.forced);
+        if searched == 0 {
             Duration::ZERO
         } else {
-            self.time / self.moves as u32
+            self.time.div_f64(searched as f64)
         }
     }
 
@@ -157,6 +160,7 @@ impl Standings {
             t.moves += u64::from(stats[s].moves);
             t.time += stats[s].time;
             t.max_time = t.max_time.max(stats[s].max_time);
+            t.forced += u64::from(stats[s].forced);
             t.nodes += stats[s].nodes;
         }
         if n == 2 && seats[0] != seats[1] {

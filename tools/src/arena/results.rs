@@ -55,6 +55,9 @@ pub struct SeatRecord {
     /// The longest time on one move, in microseconds (0 in files written before it was kept).
     #[serde(default)]
     pub max_time_us: u64,
+    /// Moves answered without a search (a single legal move).
+    #[serde(default)]
+    pub forced: u32,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -141,6 +144,7 @@ impl GameRecord {
                 moves: s.moves,
                 time: Duration::from_micros(s.time_us),
                 max_time: Duration::from_micros(s.max_time_us),
+                forced: s.forced,
                 nodes: s.nodes,
             })
             .collect()
@@ -412,6 +416,7 @@ pub(crate) mod tests {
                     moves: 4,
                     time_us: 1500,
                     max_time_us: 800,
+                    forced: 1,
                     nodes: 10,
                 },
                 SeatRecord {

@@ -361,6 +361,7 @@ fn play_fixture<G: ToolGame>(
                 moves: st.moves,
                 time_us: st.time.as_micros() as u64,
                 max_time_us: st.max_time.as_micros() as u64,
+                forced: st.forced,
                 nodes: st.nodes,
             })
             .collect(),
