@@ -424,6 +424,7 @@ pub(crate) mod tests {
                     moves: 4,
                     time_us: 10,
                     max_time_us: 5,
+                    forced: 0,
                     nodes: 0,
                 },
             ],
