@@ -168,7 +168,7 @@ pub fn play_game_with<G: Game>(
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
         stats[s].max_time = stats[s].max_time.max(report.elapsed);
-        if report.nodes == 0 && report.iterations == 0 && report.depth == 0 {
+        if game.count_moves(record.state()) == 1 {
             stats[s].forced += 1;
         }
         stats[s].nodes += report.nodes;
