@@ -75,16 +75,17 @@ impl EloEstimate {
             return None;
         }
         let score = (wins as f64 + draws as f64 / 2.0) / n;
-        let (low, high) = wilson(score, draws as f64 / n, n);
+        // The per-game variance falls short of a win/loss coin's p (1 - p) by d / 4.
+        let (low, high) = wilson(score, draws as f64 / n / 4.0, n);
         Some(EloEstimate::from_bounds(score, low, high))
     }
 
     /// The estimate for game pairs (each opening played from both seats): `pairs[k]` is the
     /// number of pairs in which the first agent scored `k / 2` points over the two games
-    /// (0, 0.5, 1, 1.5 or 2), the pentanomial record. Pairing removes the opening's bias from
-    /// the variance, so the interval is the normal one on the pair scores, `s ± z sqrt(var /
-    /// N)`, with every count raised to at least 0.001 (as fishtest regularises) so that a
-    /// sweep has a finite lower bound; `None` before any pair.
+    /// (0, 0.5, 1, 1.5 or 2), the pentanomial record. The interval is the same generalised
+    /// Wilson interval over the `N` pair scores (each `k / 4`), whose observed variance
+    /// replaces the trinomial one: pairing removes the openings' bias from the variance, and a
+    /// sweep still has a finite bound. `None` before any pair.
     ///
     /// ```
     /// use ply::arena::EloEstimate;
@@ -97,12 +98,17 @@ impl EloEstimate {
         if n == 0 {
             return None;
         }
-        let score = pairs.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>()
-            / n as f64;
-        let (mean, var, total) = pair_moments(pairs);
-        let margin = Z95 * (var / total).sqrt();
-        let (low, high) = ((mean - margin).max(0.0), (mean + margin).min(1.0));
-        Some(EloEstimate::from_bounds(score, low.min(score), high.max(score)))
+        let n = n as f64;
+        let score =
+            pairs.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>() / n;
+        let var = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - score).powi(2))
+            .sum::<f64>()
+            / n;
+        let (low, high) = wilson(score, (score * (1.0 - score) - var).max(0.0), n);
+        Some(EloEstimate::from_bounds(score, low, high))
     }
 
     fn from_bounds(score: f64, low: f64, high: f64) -> EloEstimate {
@@ -120,27 +126,20 @@ impl EloEstimate {
     }
 }
 
-/// The generalised Wilson interval of a mean score `s` over `n` games with draw rate `d`.
-fn wilson(s: f64, d: f64, n: f64) -> (f64, f64) {
-    // (1 + k) p^2 - (2 s + k) p + s^2 + k d / 4 = 0, with k = z^2 / n.
+/// The generalised Wilson interval of a mean score `s` over `n` observations whose variance
+/// falls short of a win/loss coin's `p (1 - p)` by `delta`: the `p` with
+/// `(s - p)^2 <= z^2 (p (1 - p) - delta) / n`.
+fn wilson(s: f64, delta: f64, n: f64) -> (f64, f64) {
+    // (1 + k) p^2 - (2 s + k) p + s^2 + k delta = 0, with k = z^2 / n.
     let k = Z95 * Z95 / n;
     let a = 1.0 + k;
     let b = 2.0 * s + k;
-    let disc = (k * (4.0 * (s * (1.0 - s) - d / 4.0) + k * (1.0 - d))).max(0.0);
+    let disc = (b * b - 4.0 * a * (s * s + k * delta)).max(0.0);
     let root = disc.sqrt();
-    (((b - root) / (2.0 * a)).clamp(0.0, 1.0), ((b + root) / (2.0 * a)).clamp(0.0, 1.0))
-}
-
-/// The mean and variance of the per-pair score (`k / 4` for bin `k`) of a pentanomial record
-/// regularised as fishtest does (every count at least 0.001), and the regularised total.
-pub(crate) fn pair_moments(pairs: [u64; 5]) -> (f64, f64, f64) {
-    let counts = pairs.map(|c| (c as f64).max(1e-3));
-    let total: f64 = counts.iter().sum();
-    let mean = counts.iter().enumerate().map(|(k, c)| c * k as f64 / 4.0).sum::<f64>() / total;
-    let var =
-        counts.iter().enumerate().map(|(k, c)| c * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>()
-            / total;
-    (mean, var, total)
+    // At a sweep one root is exactly the observed 0 or 1; rounding must not move it inside.
+    let low = if s <= 0.0 { 0.0 } else { ((b - root) / (2.0 * a)).clamp(0.0, 1.0) };
+    let high = if s >= 1.0 { 1.0 } else { ((b + root) / (2.0 * a)).clamp(0.0, 1.0) };
+    (low, high)
 }
 
 #[cfg(test)]
@@ -206,15 +205,19 @@ mod tests {
     }
 
     /// Pair scores 0, 0.25, 0.5, 0.75, 1 with counts 0, 2, 10, 6, 2: mean 0.6, variance
-    /// (2 * 0.35^2 + 10 * 0.1^2 + 6 * 0.15^2 + 2 * 0.4^2) / 20 = 0.04; 95% interval
-    /// 0.6 ± 1.96 * sqrt(0.04 / 20) = [0.5124, 0.6877] (the regularisation moves it < 1e-4).
+    /// (2 * 0.35^2 + 10 * 0.1^2 + 6 * 0.15^2 + 2 * 0.4^2) / 20 = 0.04, delta = 0.24 - 0.04 =
+    /// 0.2; k = 1.96^2 / 20 = 0.19208: 1.19208 p^2 - 1.39208 p + 0.36 + 0.038416 = 0 has the
+    /// roots 0.5020 and 0.6658.
     #[test]
     fn pentanomial_interval_by_hand() {
         let e = EloEstimate::from_pentanomial([0, 2, 10, 6, 2]).unwrap();
         let (lo, hi) = (score_from_elo(e.low), score_from_elo(e.high));
-        assert!((lo - 0.5124).abs() < 1e-3 && (hi - 0.6877).abs() < 1e-3, "{lo} {hi}");
+        assert!((lo - 0.5020).abs() < 1e-3 && (hi - 0.6658).abs() < 1e-3, "{lo} {hi}");
+        // A sweep of 10 pairs is Wilson's interval for 10 of 10: p >= 1 / (1 + 1.96^2 / 10)
+        // = 0.7225, +166 Elo.
         let sweep = EloEstimate::from_pentanomial([0, 0, 0, 0, 10]).unwrap();
-        assert!(sweep.low.is_finite() && sweep.low > 300.0, "{sweep:?}");
+        assert!((sweep.low - elo_from_score(0.7225)).abs() < 1.0, "{sweep:?}");
+        assert_eq!(sweep.high, f64::INFINITY);
         assert!(EloEstimate::from_pentanomial([0; 5]).is_none());
     }
 }
