@@ -49,6 +49,11 @@ fn color_char(color: &str) -> Result<char, String> {
 /// The longest thinking time a request may ask for, in milliseconds (one hour).
 pub const MAX_TIME_MS: u64 = 3_600_000;
 
+/// Kept back from a `play` request's time: a tenth of it, between 1 and 10 ms.
+fn answer_margin(time: Duration) -> Duration {
+    (time / 10).clamp(Duration::from_millis(1), Duration::from_millis(10))
+}
+
 /// The answer to one line: the legal moves (`time` is `None`) or the engine's move.
 pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
     let request: Request = match serde_json::from_str(line) {
@@ -80,6 +85,9 @@ pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
                 return error(format!("time_ms must be from 1 to {MAX_TIME_MS}"));
             }
             let time = request.time_ms.map_or(default, Duration::from_millis);
+            // The answer must arrive within `time_ms`: keep back a margin for reading the
+            // request, setting up the search and writing the answer on a loaded machine.
+            let time = time.saturating_sub(answer_margin(time));
             match crate::seed::play_with(rules, &request.board, color, time) {
                 Ok(path) => json!(pairs(&path)).to_string(),
                 Err(e) => error(e),
