@@ -70,13 +70,14 @@ fn unsigned_zero(x: f64) -> f64 {
 impl EloEstimate {
     /// The estimate for a record of wins, draws and losses; `None` before any game.
     pub fn new(wins: u64, draws: u64, losses: u64) -> Option<EloEstimate> {
-        let n = (wins + draws + losses) as f64;
-        if n == 0.0 {
+        let n = wins + draws + losses;
+        if n == 0 {
             return None;
         }
-        let score = (wins as f64 + draws as f64 / 2.0) / n;
-        // The per-game variance falls short of a win/loss coin's p (1 - p) by d / 4.
-        let (low, high) = wilson(score, draws as f64 / n / 4.0, n);
+        let score = (wins as f64 + draws as f64 / 2.0) / n as f64;
+        // A win/draw/loss record is a pentanomial one with no split results.
+        let delta = variance_shortfall(&[losses, 0, draws, 0, wins]);
+        let (low, high) = wilson(score, delta, n as f64);
         Some(EloEstimate::from_bounds(score, low, high))
     }
 
@@ -92,22 +93,17 @@ impl EloEstimate {
     /// let e = EloEstimate::from_pentanomial([0, 2, 10, 6, 2]).unwrap();
     /// assert_eq!(e.score, 0.6);
     /// assert!(e.low < e.elo && e.elo < e.high);
+    /// // Ten openings that each split 1-1 are even, but not proven exactly even.
+    /// let even = EloEstimate::from_pentanomial([0, 0, 10, 0, 0]).unwrap();
+    /// assert!(even.elo == 0.0 && even.low < -50.0 && even.high > 50.0);
     /// ```
     pub fn from_pentanomial(pairs: [u64; 5]) -> Option<EloEstimate> {
         let n: u64 = pairs.iter().sum();
         if n == 0 {
             return None;
         }
-        let n = n as f64;
-        let score =
-            pairs.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>() / n;
-        let var = pairs
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| c as f64 * (k as f64 / 4.0 - score).powi(2))
-            .sum::<f64>()
-            / n;
-        let (low, high) = wilson(score, (score * (1.0 - score) - var).max(0.0), n);
+        let score = mean_quarter(&pairs);
+        let (low, high) = wilson(score, variance_shortfall(&pairs), n as f64);
         Some(EloEstimate::from_bounds(score, low, high))
     }
 
@@ -124,6 +120,27 @@ impl EloEstimate {
     pub fn half_width(&self) -> f64 {
         (self.high - self.low) / 2.0
     }
+}
+
+/// The mean of a record whose `counts[k]` observations scored `k / 4` each.
+fn mean_quarter(counts: &[u64; 5]) -> f64 {
+    let n: u64 = counts.iter().sum();
+    counts.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>() / n as f64
+}
+
+/// How far the variance of a record (`counts[k]` observations scoring `k / 4`) falls short of
+/// a win/loss coin's `s (1 - s)` at its mean `s`: the `delta` of [`wilson`]. It is measured
+/// with half an observation more at each extreme (a score of 0 and one of 1, as in Jeffreys'
+/// prior), which keeps the interval of a record with no variance (only draws, only split
+/// pairs) from shrinking to a point and leaves a sweep's shortfall at 0.
+fn variance_shortfall(counts: &[u64; 5]) -> f64 {
+    let mut c = counts.map(|x| x as f64);
+    c[0] += 0.5;
+    c[4] += 0.5;
+    let n: f64 = c.iter().sum();
+    let s = c.iter().enumerate().map(|(k, &x)| x * k as f64 / 4.0).sum::<f64>() / n;
+    let var = c.iter().enumerate().map(|(k, &x)| x * (k as f64 / 4.0 - s).powi(2)).sum::<f64>() / n;
+    (s * (1.0 - s) - var).max(0.0)
 }
 
 /// The generalised Wilson interval of a mean score `s` over `n` observations whose variance
@@ -165,10 +182,16 @@ mod tests {
         assert!(large.low < large.elo && large.elo < large.high);
     }
 
+    /// 0-10-0 by hand: with half a win and half a loss the variance is 0.25 / 11, the
+    /// shortfall 0.25 - 0.25 / 11 = 0.22727; k = 1.96^2 / 10 = 0.38415:
+    /// 1.38415 p^2 - 1.38415 p + 0.25 + 0.08731 = 0 has the roots 0.5 -+ 0.0794, -+55.5 Elo.
     #[test]
-    fn all_draws_has_zero_width() {
+    fn all_draws_keeps_a_width() {
         let e = EloEstimate::new(0, 10, 0).unwrap();
-        assert_eq!((e.elo, e.low, e.high), (0.0, 0.0, 0.0));
+        assert_eq!(e.elo, 0.0);
+        assert!((e.high - 55.5).abs() < 0.5 && (e.low + 55.5).abs() < 0.5, "{e:?}");
+        let pairs = EloEstimate::from_pentanomial([0, 0, 10, 0, 0]).unwrap();
+        assert!(pairs.low < -50.0 && pairs.high > 50.0, "{pairs:?}");
         assert!(EloEstimate::new(0, 0, 0).is_none());
         assert_eq!(EloEstimate::new(5, 0, 0).unwrap().elo, f64::INFINITY);
     }
@@ -204,15 +227,16 @@ mod tests {
         assert_eq!(format!("{:+.0}", e.elo), "+0");
     }
 
-    /// Pair scores 0, 0.25, 0.5, 0.75, 1 with counts 0, 2, 10, 6, 2: mean 0.6, variance
-    /// (2 * 0.35^2 + 10 * 0.1^2 + 6 * 0.15^2 + 2 * 0.4^2) / 20 = 0.04, delta = 0.24 - 0.04 =
-    /// 0.2; k = 1.96^2 / 20 = 0.19208: 1.19208 p^2 - 1.39208 p + 0.36 + 0.038416 = 0 has the
-    /// roots 0.5020 and 0.6658.
+    /// Pair scores 0, 0.25, 0.5, 0.75, 1 with counts 0, 2, 10, 6, 2: mean 0.6. With half a
+    /// pair more at each extreme (counts 0.5, 2, 10, 6, 2.5 over 21) the mean is 0.595238,
+    /// the variance 1.059523 / 21 = 0.050454, the shortfall 0.240930 - 0.050454 = 0.190476;
+    /// k = 1.96^2 / 20 = 0.19208: 1.19208 p^2 - 1.39208 p + 0.36 + 0.036587 = 0 has the
+    /// roots 0.4931 and 0.6747.
     #[test]
     fn pentanomial_interval_by_hand() {
         let e = EloEstimate::from_pentanomial([0, 2, 10, 6, 2]).unwrap();
         let (lo, hi) = (score_from_elo(e.low), score_from_elo(e.high));
-        assert!((lo - 0.5020).abs() < 1e-3 && (hi - 0.6658).abs() < 1e-3, "{lo} {hi}");
+        assert!((lo - 0.4931).abs() < 1e-3 && (hi - 0.6747).abs() < 1e-3, "{lo} {hi}");
         // A sweep of 10 pairs is Wilson's interval for 10 of 10: p >= 1 / (1 + 1.96^2 / 10)
         // = 0.7225, +166 Elo.
         let sweep = EloEstimate::from_pentanomial([0, 0, 0, 0, 10]).unwrap();

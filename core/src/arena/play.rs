@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Game, MoveList, Outcome, Player};
 use crate::record::Record;
-use crate::search::{Agent, Budget, Position, SearchError, SearchReport};
+use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 
 /// An agent in a seat, with the budget it gets for every move.
 pub struct Seat<G: Game> {
@@ -37,6 +37,11 @@ pub struct SeatStats {
     /// Moves answered without a search (the only legal move): they take no time, so time per
     /// move is measured over the others.
     pub forced: u32,
+    /// Moves whose search proved the result (a win, loss or draw), which may end before the
+    /// budget does: time per move is measured over the others too.
+    pub solved: u32,
+    /// Time spent on the solved moves.
+    pub solved_time: Duration,
     /// Total nodes searched.
     pub nodes: u64,
 }
@@ -170,6 +175,9 @@ pub fn play_game_with<G: Game>(
         stats[s].max_time = stats[s].max_time.max(report.elapsed);
         if game.count_moves(record.state()) == 1 {
             stats[s].forced += 1;
+        } else if matches!(report.value, Value::Win(_) | Value::Loss(_) | Value::Draw) {
+            stats[s].solved += 1;
+            stats[s].solved_time += report.elapsed;
         }
         stats[s].nodes += report.nodes;
         let before = record.state().clone();

@@ -25,6 +25,10 @@ pub struct AgentTotals {
     pub max_time: Duration,
     /// Moves answered without a search (a single legal move).
     pub forced: u64,
+    /// Moves whose search proved the result ([`SeatStats::solved`]).
+    pub solved: u64,
+    /// Time spent on the solved moves.
+    pub solved_time: Duration,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -48,13 +52,14 @@ impl AgentTotals {
         }
     }
 
-    /// Mean thinking time per searched move (moves with a choice; forced moves take none).
+    /// Mean thinking time per searched move: over the moves with a choice (forced moves take
+    /// none) whose search did not prove the result (a proof may end it before the budget).
     pub fn time_per_move(&self) -> Duration {
-        let searched = self.moves.saturating_sub(self.forced);
+        let searched = self.moves.saturating_sub(self.forced).saturating_sub(self.solved);
         if searched == 0 {
             Duration::ZERO
         } else {
-            self.time.div_f64(searched as f64)
+            self.time.saturating_sub(self.solved_time).div_f64(searched as f64)
         }
     }
 
@@ -161,6 +166,8 @@ impl Standings {
             t.time += stats[s].time;
             t.max_time = t.max_time.max(stats[s].max_time);
             t.forced += u64::from(stats[s].forced);
+            t.solved += u64::from(stats[s].solved);
+            t.solved_time += stats[s].solved_time;
             t.nodes += stats[s].nodes;
         }
         if n == 2 && seats[0] != seats[1] {
@@ -281,19 +288,27 @@ impl Standings {
         }
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>12}  {:>14}",
-            "agent", "games", "mean score", "mean rank", "time/move", "max time", "nodes/move"
+            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>12}  {:>7}  {:>14}",
+            "agent",
+            "games",
+            "mean score",
+            "mean rank",
+            "time/move",
+            "max time",
+            "solved",
+            "nodes/move"
         );
         for (name, t) in self.names.iter().zip(&self.agents) {
             let _ = writeln!(
                 out,
-                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>10.1}ms  {:>14.0}",
+                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>10.1}ms  {:>7}  {:>14.0}",
                 name,
                 t.games,
                 t.mean_reward(),
                 t.mean_rank(),
                 t.time_per_move().as_secs_f64() * 1000.0,
                 t.max_time.as_secs_f64() * 1000.0,
+                t.solved,
                 t.nodes_per_move()
             );
         }

@@ -354,6 +354,7 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
             if depth > 1 && s.limits.soft_expired() {
                 break;
             }
+            s.limits.start_iteration();
             // Best-reply layers may hold one move per player.
             let plies = depth as usize * s.players.max(2) + 2;
             s.ensure(plies);
@@ -671,6 +672,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 self.frames[ply] = Some(frame);
                 return G::Score::zero();
             }
+            if ply == 0 {
+                self.limits.root_move_done();
+            }
             let improves = if maximising { v > best } else { v < best };
             if improves {
                 best = v;
@@ -747,6 +751,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if self.limits.aborted {
                 self.frames[ply] = Some(frame);
                 return G::Score::zero();
+            }
+            if ply == 0 {
+                self.limits.root_move_done();
             }
             let Some(v) = v else { continue };
             if v > best {
@@ -846,6 +853,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 self.frames[ply] = Some(frame);
                 return Some(G::Score::zero());
             }
+            if ply == 0 {
+                self.limits.root_move_done();
+            }
             let Some(v) = v else { continue };
             best = match best {
                 Some(b) if b <= v => Some(b),
@@ -912,6 +922,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if self.limits.aborted {
                 self.frames[ply] = Some(frame);
                 return v;
+            }
+            if ply == 0 {
+                self.limits.root_move_done();
             }
             let better = match &best {
                 None => true,

@@ -44,11 +44,12 @@ impl Deadline {
     /// Time kept back from a fixed time budget, for the search to unwind and answer.
     pub const OVERHEAD: Duration = Duration::from_millis(2);
 
-    /// The limits for `budget`, starting now. A fixed time (`budget.time`) is a hard limit,
-    /// with the soft limit at nine tenths of it: a search given `T` spends close to `T`
-    /// (iterative deepening starts another iteration until 0.9 `T`, and an iteration cut
-    /// short at `T` still counts the root moves it completed), so that agents compared at
-    /// equal time really get equal time. A clock gives an allotment as the soft limit, with
+    /// The limits for `budget`, starting now. A fixed time (`budget.time`) is both the hard
+    /// and the soft limit: a search given `T` spends close to `T` (iterative deepening starts
+    /// another iteration unless it surely could not finish its first root move in the time
+    /// left, and an iteration cut short at `T` still counts the root moves it completed), so
+    /// that agents compared at equal time really get equal time. A clock gives an allotment as
+    /// the soft limit, with
     /// the hard limit at up to three allotments when the clock allows it: the game time is
     /// spread over the moves to go. With both, the smaller applies.
     pub fn new(budget: &Budget) -> Deadline {
@@ -58,7 +59,7 @@ impl Deadline {
         if let Some(t) = budget.time {
             let t = t.saturating_sub(Self::OVERHEAD);
             hard = Some(t);
-            soft = Some(t / 10 * 9);
+            soft = Some(t);
         }
         if let Some(clock) = budget.clock {
             let a = clock.allotment();
@@ -100,6 +101,19 @@ impl Deadline {
     #[inline]
     pub fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|s| Instant::now() >= s)
+    }
+
+    /// Time left before the hard limit (`None` without one).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.hard.map(|h| h.saturating_duration_since(Instant::now()))
+    }
+
+    /// True if work that took `cost` last time (the first root move of the previous
+    /// iteration: the next, deeper one costs at least as much) can still finish before the
+    /// hard limit, and the soft limit has not passed. Iterative deepening starts another
+    /// iteration only then, so it stops early only when the iteration would surely be wasted.
+    pub fn can_start(&self, cost: Duration) -> bool {
+        !self.soft_expired() && !matches!(self.remaining(), Some(r) if r <= cost)
     }
 }
 
@@ -144,5 +158,15 @@ mod tests {
         let spent = Deadline::new(&Budget::time(Duration::ZERO));
         assert!(spent.hard_expired() && spent.soft_expired());
         assert!(!Deadline::new(&Budget::depth(3)).is_timed());
+    }
+
+    #[test]
+    fn an_iteration_starts_only_if_its_first_move_can_finish() {
+        let d = Deadline::new(&Budget::time(Duration::from_secs(10)));
+        assert!(d.can_start(Duration::from_secs(1)));
+        assert!(!d.can_start(Duration::from_secs(11)));
+        assert!(Deadline::new(&Budget::depth(3)).can_start(Duration::from_secs(1000)));
+        let spent = Deadline::new(&Budget::time(Duration::ZERO));
+        assert!(!spent.can_start(Duration::ZERO));
     }
 }

@@ -486,7 +486,9 @@ mod tests {
     /// two runs of the same seeded tournament).
     fn tables(records: Vec<GameRecord>) -> String {
         let timeless = records.into_iter().map(|mut r| {
-            r.stats.iter_mut().for_each(|s| (s.time_us, s.max_time_us) = (0, 0));
+            r.stats
+                .iter_mut()
+                .for_each(|s| (s.time_us, s.max_time_us, s.solved_time_us) = (0, 0, 0));
             r
         });
         group(timeless).iter().map(Tournament::table).collect()

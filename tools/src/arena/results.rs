@@ -58,6 +58,12 @@ pub struct SeatRecord {
     /// Moves answered without a search (a single legal move).
     #[serde(default)]
     pub forced: u32,
+    /// Moves whose search proved the result (0 in files written before it was kept).
+    #[serde(default)]
+    pub solved: u32,
+    /// Time on the solved moves, in microseconds.
+    #[serde(default)]
+    pub solved_time_us: u64,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -145,6 +151,8 @@ impl GameRecord {
                 time: Duration::from_micros(s.time_us),
                 max_time: Duration::from_micros(s.max_time_us),
                 forced: s.forced,
+                solved: s.solved,
+                solved_time: Duration::from_micros(s.solved_time_us),
                 nodes: s.nodes,
             })
             .collect()
@@ -417,6 +425,8 @@ pub(crate) mod tests {
                     time_us: 1500,
                     max_time_us: 800,
                     forced: 1,
+                    solved: 1,
+                    solved_time_us: 30,
                     nodes: 10,
                 },
                 SeatRecord {
@@ -425,6 +435,8 @@ pub(crate) mod tests {
                     time_us: 10,
                     max_time_us: 5,
                     forced: 0,
+                    solved: 0,
+                    solved_time_us: 0,
                     nodes: 0,
                 },
             ],

@@ -362,6 +362,8 @@ fn play_fixture<G: ToolGame>(
                 time_us: st.time.as_micros() as u64,
                 max_time_us: st.max_time.as_micros() as u64,
                 forced: st.forced,
+                solved: st.solved,
+                solved_time_us: st.solved_time.as_micros() as u64,
                 nodes: st.nodes,
             })
             .collect(),

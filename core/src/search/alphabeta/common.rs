@@ -31,6 +31,12 @@ pub(crate) struct Limits {
     stop: Option<Arc<AtomicBool>>,
     pub(crate) nodes: u64,
     pub(crate) aborted: bool,
+    /// When the current iteration started, from the search's start.
+    iteration_start: Duration,
+    /// What the first root move of the current iteration cost, once it is done.
+    first_move: Option<Duration>,
+    /// What the first root move of the last iteration that completed one cost.
+    last_first_move: Duration,
 }
 
 impl Limits {
@@ -41,6 +47,9 @@ impl Limits {
             stop: budget.stop.clone(),
             nodes: 0,
             aborted: false,
+            iteration_start: Duration::ZERO,
+            first_move: None,
+            last_first_move: Duration::ZERO,
         }
     }
 
@@ -93,11 +102,28 @@ impl Limits {
         self.aborted
     }
 
-    /// True if no new iteration should start (soft time limit passed, or stop requested).
+    /// True if no new iteration should start: the soft time limit passed, a stop was
+    /// requested, or the time left could surely not pay for the new iteration's first root
+    /// move (it costs at least what the previous iteration's did).
     pub(crate) fn soft_expired(&self) -> bool {
-        self.deadline.soft_expired()
-            || self.deadline.hard_expired()
+        !self.deadline.can_start(self.last_first_move)
             || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Marks the start of an iteration.
+    pub(crate) fn start_iteration(&mut self) {
+        if let Some(cost) = self.first_move.take() {
+            self.last_first_move = cost;
+        }
+        self.iteration_start = self.elapsed();
+    }
+
+    /// Notes that a root move finished; the first one's cost predicts the next iteration's.
+    #[inline]
+    pub(crate) fn root_move_done(&mut self) {
+        if self.first_move.is_none() {
+            self.first_move = Some(self.elapsed().saturating_sub(self.iteration_start));
+        }
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
