@@ -192,6 +192,12 @@ pub trait Score:
     /// type's range.
     fn from_f64(value: f64) -> Self;
 
+    /// The smallest value above `self` (`self + 1` for integers, the next representable
+    /// number for floats; the largest value stays itself). Principal-variation search probes
+    /// with the null window `(alpha, alpha.successor())`, which no score lies strictly
+    /// inside, so a tie with `alpha` fails low.
+    fn successor(self) -> Self;
+
     /// True if this value is a proven win or loss rather than a heuristic.
     fn is_proven(self) -> bool {
         self >= Self::WIN_RANGE || self <= -Self::WIN_RANGE
@@ -225,6 +231,10 @@ macro_rules! impl_score_int {
                 // `as` saturates at the type's range and maps NaN to zero.
                 value as $t
             }
+            #[inline]
+            fn successor(self) -> Self {
+                self.saturating_add(1)
+            }
         }
     )*};
 }
@@ -246,6 +256,18 @@ macro_rules! impl_score_float {
             #[inline]
             fn from_f64(value: f64) -> Self {
                 value as $t
+            }
+            #[inline]
+            fn successor(self) -> Self {
+                if self.is_nan() || self == <$t>::INFINITY {
+                    self
+                } else if self == 0.0 {
+                    <$t>::from_bits(1)
+                } else if self > 0.0 {
+                    <$t>::from_bits(self.to_bits() + 1)
+                } else {
+                    <$t>::from_bits(self.to_bits() - 1)
+                }
             }
         }
     )*};
@@ -389,6 +411,25 @@ pub trait Game {
     /// and `ply::perft` then matches them.
     fn perft_counts_finished_games(&self) -> bool {
         false
+    }
+
+    /// A specialised exact solver for positions near the end, if the game has one: the final
+    /// [`Outcome::margin`] for the player to move under perfect play, searched fail-soft
+    /// inside `(alpha, beta)` (a result `<= alpha` is an upper bound, `>= beta` a lower
+    /// bound), with `nodes` raised by the positions it visited. `None` (the default) when the
+    /// position is not one it solves, cheaply: the search asks at every node. Alpha-beta
+    /// takes the answer as the exact value of the subtree (as a margin with
+    /// [`margin_scores`](crate::search::alphabeta::AlphaBetaOptions::margin_scores), else as
+    /// a win, draw or loss), so a solver should answer only where it is fast, say the last
+    /// ten empty squares of Othello (`ply_reversi`'s `endgame` module).
+    fn solve_endgame(
+        &self,
+        _state: &Self::State,
+        _alpha: i32,
+        _beta: i32,
+        _nodes: &mut u64,
+    ) -> Option<i32> {
+        None
     }
 
     /// The number of legal moves of `state`. Perft uses it for bulk counting at the last ply;

@@ -25,7 +25,9 @@ use crate::engines::nboard::NBoardClient;
 use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
-pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL]   two-player alpha-beta (plain=true: no enhancements)
+pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL,endgame=BOOL]
+                                                        two-player alpha-beta (plain=true: no enhancements;
+                                                        endgame=true: exact margins, fastest-first ordering)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
   paranoid[:depth=N,time=T,nodes=N,tt=MB]               N-player alpha-beta, paranoid opponents
   maxn[:depth=N,time=T,nodes=N,tt=MB]                   N-player max^n
@@ -107,7 +109,9 @@ impl Algorithm {
     /// The option keys this algorithm accepts.
     pub fn keys(self) -> &'static [&'static str] {
         match self {
-            Algorithm::AlphaBeta => &["depth", "time", "nodes", "tt", "plain", "eval", "seed"],
+            Algorithm::AlphaBeta => {
+                &["depth", "time", "nodes", "tt", "plain", "endgame", "eval", "seed"]
+            }
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
                 "seed",
@@ -222,6 +226,8 @@ pub struct AgentSpec {
     pub tt_mb: Option<usize>,
     /// Alpha-beta without enhancements (plain fixed-depth minimax).
     pub plain: Option<bool>,
+    /// Alpha-beta's exact endgame mode ([`AlphaBetaOptions::endgame`]).
+    pub endgame: Option<bool>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
     /// MCTS root-parallel threads.
@@ -252,6 +258,7 @@ impl AgentSpec {
             iters: None,
             tt_mb: None,
             plain: None,
+            endgame: None,
             c: None,
             threads: None,
             cutoff: None,
@@ -307,6 +314,8 @@ impl AgentSpec {
             Algorithm::AlphaBeta => {
                 let mut a = if self.plain == Some(true) {
                     AlphaBeta::with_options(AlphaBetaOptions::plain())
+                } else if self.endgame == Some(true) {
+                    AlphaBeta::with_options(AlphaBetaOptions::endgame())
                 } else {
                     AlphaBeta::new()
                 };
@@ -538,6 +547,10 @@ impl FromStr for AgentSpec {
                     let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
                     set(&mut spec.plain, v, duplicate)?
                 }
+                "endgame" => {
+                    let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
+                    set(&mut spec.endgame, v, duplicate)?
+                }
                 "c" => {
                     let v = value
                         .parse::<f64>()
@@ -618,6 +631,9 @@ impl fmt::Display for AgentSpec {
         }
         if let Some(v) = self.plain {
             options.push(format!("plain={v}"));
+        }
+        if let Some(v) = self.endgame {
+            options.push(format!("endgame={v}"));
         }
         if let Some(v) = self.c {
             options.push(format!("c={v}"));
@@ -716,6 +732,7 @@ mod tests {
         for text in [
             "alphabeta",
             "alphabeta:depth=8,time=100ms,nodes=5,tt=64,plain=true,seed=1",
+            "alphabeta:depth=8,endgame=true",
             "mcts:iters=20000,time=1500ms,c=1.4,threads=2,cutoff=20,solver=false,reuse=true",
             "mcts:cutoff=none",
             "brs:depth=4,tt=16",

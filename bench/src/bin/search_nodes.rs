@@ -4,11 +4,14 @@
 //! the node count of a fixed-depth search depends only on the ordering, not on the machine.
 //!
 //! ```text
-//! cargo run --release -p ply-bench --bin search_nodes [game ...] [--depth-delta N]
+//! cargo run --release -p ply-bench --bin search_nodes [game ...] [--depth-delta N] [--ablate]
 //! ```
 //!
 //! Games: `checkers`, `draughts`, `othello`, `connect4` (all by default). `--depth-delta`
-//! adds `N` (may be negative) to every game's depth.
+//! adds `N` (may be negative) to every game's depth. `--ablate` measures the default search
+//! and then the search with each enhancement switched the other way in turn (PVS, aspiration
+//! windows, the transposition table, killers, history), one total per game and variant: what
+//! each enhancement saves to a fixed depth.
 
 use std::time::Instant;
 
@@ -60,12 +63,12 @@ fn decided<G: Game>(game: &G, state: &G::State) -> bool {
 
 /// Searches each position of `game` to `depth`; prints one row per position and returns the
 /// total node count.
-fn measure<G: Game>(name: &str, game: &G, depth: u32) -> u64 {
+fn measure<G: Game>(name: &str, game: &G, depth: u32, options: &AlphaBetaOptions) -> u64 {
     let mut total = 0;
     let mut time = 0.0;
     for (i, &plies) in PLIES.iter().enumerate() {
         let state = random_position(game, plies, 0x5eed + i as u64);
-        let mut engine = AlphaBeta::new();
+        let mut engine = AlphaBeta::with_options(options.clone());
         let start = Instant::now();
         let report = engine
             .choose(game, Position::new(&state), &Budget::depth(depth))
@@ -85,13 +88,43 @@ fn measure<G: Game>(name: &str, game: &G, depth: u32) -> u64 {
     total
 }
 
+/// A switch of [`AlphaBetaOptions`], by name.
+type Switch = (&'static str, fn(&mut AlphaBetaOptions) -> &mut bool);
+
+/// The default search and, with `ablate`, the default with each enhancement switched the
+/// other way in turn (off where the default has it on, on where it has it off).
+fn variants(ablate: bool) -> Vec<(String, AlphaBetaOptions)> {
+    let d = AlphaBetaOptions::default();
+    let mut v = vec![("default".to_string(), d.clone())];
+    if ablate {
+        let flips: [Switch; 5] = [
+            ("pvs", |o| &mut o.pvs),
+            ("aspiration", |o| &mut o.aspiration),
+            ("tt", |o| &mut o.tt),
+            ("killers", |o| &mut o.killers),
+            ("history", |o| &mut o.history),
+        ];
+        for (name, flag) in flips {
+            let mut o = d.clone();
+            let f = flag(&mut o);
+            *f = !*f;
+            let label = format!("{name} {}", if *f { "on" } else { "off" });
+            v.push((label, o));
+        }
+    }
+    v
+}
+
 fn main() {
     let mut games: Vec<String> = Vec::new();
     let mut delta: i64 = 0;
+    let mut ablate = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--depth-delta" {
             delta = args.next().and_then(|d| d.parse().ok()).expect("--depth-delta N");
+        } else if a == "--ablate" {
+            ablate = true;
         } else {
             games.push(a);
         }
@@ -101,17 +134,30 @@ fn main() {
         games = all.iter().map(|s| s.to_string()).collect();
     }
     let depth = |d: i64| (d + delta).max(1) as u32;
-    println!("{:<10} {:<8} {:>5} {:>12} {:>9}", "game", "position", "depth", "nodes", "time");
-    for g in &games {
-        match g.as_str() {
-            "checkers" => {
-                let game = EnglishCheckers::new(8, Rules::Deepomatic).expect("8x8");
-                measure("checkers", &game, depth(15))
-            }
-            "draughts" => measure("draughts", &InternationalDraughts::new(), depth(12)),
-            "othello" => measure("othello", &Reversi::new(8, 2).expect("8x8"), depth(10)),
-            "connect4" => measure("connect4", &ConnectFour::standard(), depth(14)),
-            other => panic!("unknown game {other:?}: expected one of {all:?}"),
-        };
+    let mut summary = Vec::new();
+    for (variant, o) in variants(ablate) {
+        println!("\n{variant}");
+        println!("{:<10} {:<8} {:>5} {:>12} {:>9}", "game", "position", "depth", "nodes", "time");
+        for g in &games {
+            let total = match g.as_str() {
+                "checkers" => {
+                    let game = EnglishCheckers::new(8, Rules::Deepomatic).expect("8x8");
+                    measure("checkers", &game, depth(15), &o)
+                }
+                "draughts" => measure("draughts", &InternationalDraughts::new(), depth(12), &o),
+                "othello" => measure("othello", &Reversi::new(8, 2).expect("8x8"), depth(10), &o),
+                "connect4" => measure("connect4", &ConnectFour::standard(), depth(14), &o),
+                other => panic!("unknown game {other:?}: expected one of {all:?}"),
+            };
+            summary.push((variant.clone(), g.clone(), total));
+        }
+    }
+    if ablate {
+        println!("\n{:<14} {:<10} {:>12} {:>9}", "variant", "game", "nodes", "vs default");
+        for (variant, game, total) in &summary {
+            let base = summary.iter().find(|(v, g, _)| v == "default" && g == game).map(|s| s.2);
+            let ratio = base.map_or(1.0, |b| *total as f64 / b.max(1) as f64);
+            println!("{variant:<14} {game:<10} {total:>12} {ratio:>8.2}x");
+        }
     }
 }

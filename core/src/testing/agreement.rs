@@ -456,6 +456,21 @@ impl<G: Game> Negamax<'_, G> {
         if let Some(o) = game.outcome(state) {
             return finished(&o, mover, ply, self.mode.margin);
         }
+        // The game's exact solver answers below the root, as in the search.
+        if ply > 0 {
+            let mut nodes = 0;
+            if let Some(m) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut nodes) {
+                return if self.mode.margin {
+                    G::Score::from_f64(f64::from(m))
+                } else {
+                    match m.signum() {
+                        1 => G::Score::win_in(ply as u32 + 1),
+                        -1 => -G::Score::win_in(ply as u32 + 1),
+                        _ => G::Score::zero(),
+                    }
+                };
+            }
+        }
         let max_q = if self.mode.quiescence { QUIESCENCE_DEPTH } else { 0 };
         if depth == 0 && (qply >= max_q || game.is_quiet(state)) {
             return game.evaluate(state, mover);

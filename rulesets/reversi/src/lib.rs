@@ -71,6 +71,9 @@
 //!
 //! - [`perft_fast()`]: Othello perft on bare bitboards, the speed baseline beside
 //!   `ply::perft` (which counts like the published table for Reversi).
+//! - [`endgame`]: exact Othello endgames on bare bitboards (fastest-first and parity
+//!   ordering), which alpha-beta consults through [`ply::Game::solve_endgame`] for the last
+//!   [`Reversi::ENDGAME_EMPTIES`] empty squares.
 //! - [`eval`]: evaluations for 2 and N players (mobility, corners, stability, parity).
 //! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
 //!   genetic strategy generator, seeded test cases, the contestant interface and an agent
@@ -78,6 +81,7 @@
 //! - [`nboard`]: the NBoard protocol for 2-player 8x8 engines.
 
 mod board;
+pub mod endgame;
 mod error;
 pub mod eval;
 pub mod marathon;

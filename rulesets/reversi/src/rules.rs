@@ -66,6 +66,7 @@ pub struct Reversi {
     board: Bits,
     start: ReversiState,
     evaluation: Evaluation,
+    endgame_empties: u32,
     tables: Arc<Tables>,
 }
 
@@ -123,6 +124,7 @@ impl Reversi {
             board,
             start: ReversiState::empty(size),
             evaluation: Evaluation::default(),
+            endgame_empties: Self::ENDGAME_EMPTIES,
             tables: Arc::new(Tables { zobrist, side, rays: Rays::new(size) }),
         };
         game.start = game.standard_layout();
@@ -160,6 +162,18 @@ impl Reversi {
     /// These rules with `evaluation` as the heuristic of [`Game::evaluate`].
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> Reversi {
         self.evaluation = evaluation;
+        self
+    }
+
+    /// Empty squares at and below which Othello positions are solved exactly by the
+    /// bitboard solver of [`crate::endgame`] when a search asks ([`Game::solve_endgame`]).
+    pub const ENDGAME_EMPTIES: u32 = 10;
+
+    /// The same game with the endgame solver answering at and below `empties` empty squares
+    /// (0 turns it off); the default is [`Reversi::ENDGAME_EMPTIES`]. Only Othello (2 players,
+    /// 8x8) has the solver.
+    pub fn with_endgame_empties(mut self, empties: u32) -> Reversi {
+        self.endgame_empties = empties;
         self
     }
 
@@ -551,6 +565,26 @@ impl Game for Reversi {
             ReversiMove::Place(sq) => u32::from(sq),
             ReversiMove::Pass => (self.size * self.size) as u32,
         }
+    }
+
+    /// Othello positions with at most [`Reversi::with_endgame_empties`] empty squares (10 by
+    /// default), solved by [`crate::endgame::solve`].
+    #[inline]
+    fn solve_endgame(
+        &self,
+        state: &ReversiState,
+        alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> Option<i32> {
+        if !self.is_othello() {
+            return None;
+        }
+        let (p, o) = crate::endgame::bitboards(state)?;
+        if (!(p | o)).count_ones() > self.endgame_empties {
+            return None;
+        }
+        Some(crate::endgame::solve(p, o, alpha, beta, nodes))
     }
 
     #[inline]

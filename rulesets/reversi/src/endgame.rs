@@ -1,0 +1,292 @@
+//! Exact Othello endgames on bare bitboards: the last empty squares solved to the end, for the
+//! search's endgame hook ([`ply::Game::solve_endgame`]) and for benchmarks.
+//!
+//! The value is the final disc difference for the player to move (discs of the mover minus
+//! discs of the opponent when neither can move, empty squares counted for nobody: the margin
+//! of [`ply::Outcome::Scores`]), searched inside a window `(alpha, beta)` fail-soft: a result
+//! `<= alpha` is an upper bound, one `>= beta` a lower bound, anything between is exact.
+//!
+//! The search is negamax with a null window after the first move. Moves are ordered
+//! fastest-first above [`PARITY_EMPTIES`] empty squares (the move that leaves the opponent the
+//! fewest replies first, corners before other squares on ties) and by quadrant parity at and
+//! below it (squares in regions with an odd number of empties first); the last empty square
+//! is scored by counting its flips, without generating moves.
+//!
+//! ```
+//! use ply::Notation;
+//! use ply_reversi::{endgame, Reversi};
+//!
+//! let game = Reversi::new(8, 2)?;
+//! // Black (1) to move with 3 empty squares.
+//! let state = game.parse_state(
+//!     "11111111/11111111/11111111/11111111/22222222/22222222/22222222/22222... 1",
+//! )?;
+//! let mut nodes = 0;
+//! let (p, o) = endgame::bitboards(&state).expect("Othello");
+//! let v = endgame::solve(p, o, -64, 64, &mut nodes);
+//! assert!(v.abs() <= 64 && nodes > 0);
+//! # Ok::<(), ply_reversi::Error>(())
+//! ```
+
+use crate::board::ReversiState;
+use crate::movegen::{flips64, mobility64, OTHELLO_INTERIOR};
+
+/// At and below this many empty squares moves are ordered by parity alone (ordering by
+/// mobility costs more than it saves so near the end).
+pub const PARITY_EMPTIES: u32 = 6;
+
+/// The four corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The four 4x4 quadrants of the board.
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
+
+/// The mover's and the opponent's discs of a 2-player 8x8 position; `None` for any other
+/// board.
+pub fn bitboards(state: &ReversiState) -> Option<(u64, u64)> {
+    let to_move = state.to_move as usize;
+    if to_move > 1 || state.discs[2..].iter().any(|d| d.iter().any(|&w| w != 0)) {
+        return None;
+    }
+    if state.discs.iter().any(|d| d[1..].iter().any(|&w| w != 0)) {
+        return None;
+    }
+    Some((state.discs[to_move][0], state.discs[1 - to_move][0]))
+}
+
+#[inline(always)]
+fn moves_of(p: u64, o: u64) -> u64 {
+    mobility64(p, o, !(p | o), 8, OTHELLO_INTERIOR)
+}
+
+#[inline(always)]
+fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    flips64(p, o, sq as usize, 8, OTHELLO_INTERIOR)
+}
+
+/// The final margin when neither side can move.
+#[inline(always)]
+fn final_margin(p: u64, o: u64) -> i32 {
+    p.count_ones() as i32 - o.count_ones() as i32
+}
+
+/// The exact final margin of `p` to move against `o` under perfect play, fail-soft inside
+/// `(alpha, beta)` (see the module documentation); `nodes` counts the positions visited.
+/// Meant for positions with few empty squares: the cost grows about tenfold with every two
+/// more.
+pub fn solve(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    search(p, o, alpha, beta, false, nodes)
+}
+
+fn search(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    let empty = !(p | o);
+    let n = empty.count_ones();
+    if n == 0 {
+        return final_margin(p, o);
+    }
+    if n == 1 {
+        return last_square(p, o, empty.trailing_zeros(), nodes);
+    }
+    let moves = moves_of(p, o);
+    if moves == 0 {
+        if passed {
+            return final_margin(p, o);
+        }
+        return -search(o, p, -beta, -alpha, true, nodes);
+    }
+    let mut order = [0u32; 64];
+    let count = if n > PARITY_EMPTIES {
+        fastest_first(p, o, moves, &mut order)
+    } else {
+        by_parity(empty, moves, &mut order)
+    };
+    let mut best = i32::MIN;
+    for (k, &sq) in order[..count].iter().enumerate() {
+        let f = flips(p, o, sq);
+        let (np, no) = (p | f | 1 << sq, o & !f);
+        let v = if k == 0 {
+            -search(no, np, -beta, -alpha, false, nodes)
+        } else {
+            let v = -search(no, np, -alpha - 1, -alpha, false, nodes);
+            if v > alpha && v < beta {
+                -search(no, np, -beta, -v, false, nodes)
+            } else {
+                v
+            }
+        };
+        if v > best {
+            best = v;
+            if v >= beta {
+                break;
+            }
+            alpha = alpha.max(v);
+        }
+    }
+    best
+}
+
+/// The margin with one empty square `sq`: the mover plays it if it can, else the opponent,
+/// else the game ends.
+#[inline]
+fn last_square(p: u64, o: u64, sq: u32, nodes: &mut u64) -> i32 {
+    let base = final_margin(p, o);
+    let f = flips(p, o, sq).count_ones() as i32;
+    if f > 0 {
+        return base + 2 * f + 1;
+    }
+    let g = flips(o, p, sq).count_ones() as i32;
+    if g > 0 {
+        *nodes += 1;
+        return base - 2 * g - 1;
+    }
+    base
+}
+
+/// Writes the moves into `order`, the one leaving the opponent the fewest replies first
+/// (corners first among equals); returns how many.
+fn fastest_first(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
+    let mut keys = [0u32; 64];
+    let mut count = 0;
+    while moves != 0 {
+        let sq = moves.trailing_zeros();
+        moves &= moves - 1;
+        let f = flips(p, o, sq);
+        let replies = moves_of(o & !f, p | f | 1 << sq).count_ones();
+        let corner = u32::from(CORNERS >> sq & 1 == 0);
+        keys[count] = replies * 2 + corner;
+        order[count] = sq;
+        count += 1;
+    }
+    // Insertion sort: at most a few dozen moves.
+    for i in 1..count {
+        let (k, s) = (keys[i], order[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        order[j] = s;
+    }
+    count
+}
+
+/// Writes the moves into `order`, those in quadrants with an odd number of empty squares
+/// first; returns how many.
+fn by_parity(empty: u64, moves: u64, order: &mut [u32; 64]) -> usize {
+    let odd =
+        QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0u64, |m, &q| m | q);
+    let mut count = 0;
+    for set in [moves & odd, moves & !odd] {
+        let mut m = set;
+        while m != 0 {
+            order[count] = m.trailing_zeros();
+            m &= m - 1;
+            count += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain minimax over every move to the end, no pruning, no ordering: the reference.
+    fn minimax(p: u64, o: u64, passed: bool) -> i32 {
+        let moves = moves_of(p, o);
+        if moves == 0 {
+            if passed {
+                return final_margin(p, o);
+            }
+            return -minimax(o, p, true);
+        }
+        let mut best = i32::MIN;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            best = best.max(-minimax(o & !f, p | f | 1 << sq, false));
+        }
+        best
+    }
+
+    /// Random positions with `empties` empty squares from a seeded random game.
+    fn random_positions(empties: u32, count: usize) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut seed = 0x1234_5678_u64;
+        while out.len() < count {
+            let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            loop {
+                let empty = !(p | o);
+                if empty.count_ones() == empties {
+                    if moves_of(p, o) != 0 {
+                        out.push((p, o));
+                    }
+                    break;
+                }
+                let moves = moves_of(p, o);
+                if moves == 0 {
+                    if moves_of(o, p) == 0 {
+                        break;
+                    }
+                    std::mem::swap(&mut p, &mut o);
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let pick = (seed % u64::from(moves.count_ones())) as u32;
+                let mut m = moves;
+                for _ in 0..pick {
+                    m &= m - 1;
+                }
+                let sq = m.trailing_zeros();
+                let f = flips(p, o, sq);
+                (p, o) = (o & !f, p | f | 1 << sq);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax() {
+        for empties in 1..=9 {
+            for (p, o) in random_positions(empties, 12) {
+                let exact = minimax(p, o, false);
+                let mut nodes = 0;
+                assert_eq!(solve(p, o, -64, 64, &mut nodes), exact, "{p:#x} {o:#x}");
+                // Narrow windows bound the value from the correct side.
+                for (a, b) in [(exact - 1, exact + 1), (exact, exact + 2), (exact - 2, exact)] {
+                    let v = solve(p, o, a, b, &mut nodes);
+                    if v <= a {
+                        assert!(exact <= v, "upper bound {v} below {exact}");
+                    } else if v >= b {
+                        assert!(exact >= v, "lower bound {v} above {exact}");
+                    } else {
+                        assert_eq!(v, exact);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn last_square_counts_flips_for_whoever_can_play() {
+        // Everything black but a1 (empty) and b1 (white): black plays a1, flipping b1 against
+        // c1, and owns the board.
+        let o = 1u64 << 1;
+        let p = !(o | 1);
+        let mut nodes = 0;
+        assert_eq!(solve(p, o, -64, 64, &mut nodes), 64);
+        // White to move cannot play a1 (no white disc lies beyond a black line from it), so
+        // black plays it.
+        assert_eq!(solve(o, p, -64, 64, &mut nodes), -64);
+        // With b1 black too nobody can play a1: 63 to 0.
+        assert_eq!(solve(p | o, 0, -64, 64, &mut nodes), 63);
+    }
+}
