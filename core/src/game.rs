@@ -421,7 +421,7 @@ pub trait Game {
     /// takes the answer as the exact value of the subtree (as a margin with
     /// [`margin_scores`](crate::search::alphabeta::AlphaBetaOptions::margin_scores), else as
     /// a win, draw or loss), so a solver should answer only where it is fast, say the last
-    /// ten empty squares of Othello (`ply_reversi`'s `endgame` module).
+    /// twelve empty squares of Othello (`ply_reversi`'s `endgame` module).
     fn solve_endgame(
         &self,
         _state: &Self::State,

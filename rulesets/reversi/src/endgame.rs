@@ -28,12 +28,42 @@
 //! # Ok::<(), ply_reversi::Error>(())
 //! ```
 
-use crate::board::ReversiState;
-use crate::movegen::{flips64, mobility64, OTHELLO_INTERIOR};
+use std::cell::RefCell;
 
-/// At and below this many empty squares moves are ordered by parity alone (ordering by
-/// mobility costs more than it saves so near the end).
+use crate::board::ReversiState;
+use crate::movegen::{mobility64, OTHELLO_INTERIOR};
+
+/// At and below this many empty squares the empty squares are tried in parity order without
+/// generating moves (ordering by mobility costs more than it saves so near the end).
 pub const PARITY_EMPTIES: u32 = 6;
+
+/// At and above this many empty squares results go to the transposition table.
+pub const TABLE_EMPTIES: u32 = 11;
+
+/// Entries of each thread's table (24 bytes each: 6 MiB).
+const TABLE_ENTRIES: usize = 1 << 18;
+
+/// What the table knows of a position: the bounds of its value and the best move found.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    p: u64,
+    o: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+thread_local! {
+    /// The solver's transposition table, one per thread, allocated on first use. Entries
+    /// hold exact bounds of a position's value, true whatever search stored them.
+    static TABLE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+}
+
+#[inline]
+fn slot(p: u64, o: u64) -> usize {
+    let h = (p ^ o.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> (64 - TABLE_ENTRIES.trailing_zeros())) as usize
+}
 
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -60,9 +90,56 @@ fn moves_of(p: u64, o: u64) -> u64 {
     mobility64(p, o, !(p | o), 8, OTHELLO_INTERIOR)
 }
 
+/// For every square and each of the eight directions, the squares along the ray from it to
+/// the edge (the square itself excluded). Directions 0-3 run to higher bit indices, 4-7 to
+/// lower ones.
+const RAYS: [[u64; 8]; 64] = {
+    const STEPS: [(i32, i32); 8] =
+        [(0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = STEPS[d];
+            let (mut r, mut c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                rays[sq][d] |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
+/// The discs of `o` that a disc of `p` on `sq` flips: along each ray, the run of `o` up to the
+/// first square that is not `o`, if that square is `p`'s.
 #[inline(always)]
 fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    flips64(p, o, sq as usize, 8, OTHELLO_INTERIOR)
+    let rays = &RAYS[sq as usize];
+    let mut f = 0;
+    for &ray in &rays[..4] {
+        // Towards higher bits: the nearest non-opponent square is the lowest bit.
+        let stop = !o & ray;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            f |= ray & (first - 1);
+        }
+    }
+    for &ray in &rays[4..] {
+        // Towards lower bits: the nearest non-opponent square is the highest bit.
+        let stop = !o & ray;
+        if stop != 0 {
+            let first = 1u64 << (63 - stop.leading_zeros());
+            if first & p != 0 {
+                f |= ray & !((first << 1).wrapping_sub(1));
+            }
+        }
+    }
+    f
 }
 
 /// The final margin when neither side can move.
@@ -76,53 +153,182 @@ fn final_margin(p: u64, o: u64) -> i32 {
 /// Meant for positions with few empty squares: the cost grows about tenfold with every two
 /// more.
 pub fn solve(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-    search(p, o, alpha, beta, false, nodes)
+    TABLE.with(|t| {
+        let mut table = t.borrow_mut();
+        if table.is_empty() {
+            table.resize(TABLE_ENTRIES, Entry::default());
+        }
+        let (alpha, beta) = (alpha.clamp(-65, 65), beta.clamp(-65, 65));
+        Solver { table: &mut table, nodes }.search(p, o, alpha, beta, false)
+    })
 }
 
-fn search(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    let empty = !(p | o);
-    let n = empty.count_ones();
-    if n == 0 {
-        return final_margin(p, o);
-    }
-    if n == 1 {
-        return last_square(p, o, empty.trailing_zeros(), nodes);
-    }
-    let moves = moves_of(p, o);
-    if moves == 0 {
-        if passed {
+/// One solve: the thread's table and the node counter.
+struct Solver<'a> {
+    table: &'a mut [Entry],
+    nodes: &'a mut u64,
+}
+
+impl Solver<'_> {
+    fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let nodes = &mut *self.nodes;
+        *nodes += 1;
+        let empty = !(p | o);
+        let n = empty.count_ones();
+        if n == 0 {
             return final_margin(p, o);
         }
-        return -search(o, p, -beta, -alpha, true, nodes);
+        if n == 1 {
+            return last_square(p, o, empty.trailing_zeros(), nodes);
+        }
+        if n <= PARITY_EMPTIES {
+            return shallow(p, o, alpha, beta, passed, nodes);
+        }
+        let moves = moves_of(p, o);
+        if moves == 0 {
+            if passed {
+                return final_margin(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha, true);
+        }
+        let mut hint = None;
+        let index = slot(p, o);
+        if n >= TABLE_EMPTIES {
+            let e = self.table[index];
+            if e.p == p && e.o == o {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                hint = Some(u32::from(e.best));
+            }
+        }
+        let alpha_before = alpha;
+        let mut order = [0u32; 64];
+        let count = fastest_first(p, o, moves, &mut order);
+        if let Some(h) = hint {
+            if let Some(i) = order[..count].iter().position(|&sq| sq == h) {
+                order[..=i].rotate_right(1);
+            }
+        }
+        let mut best = i32::MIN;
+        let mut best_square = order[0];
+        for (k, &sq) in order[..count].iter().enumerate() {
+            let f = flips(p, o, sq);
+            let (np, no) = (p | f | 1 << sq, o & !f);
+            let v = if k == 0 {
+                -self.search(no, np, -beta, -alpha, false)
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta {
+                    -self.search(no, np, -beta, -v, false)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_square = sq;
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        if n >= TABLE_EMPTIES {
+            let e = &mut self.table[index];
+            if e.p != p || e.o != o {
+                *e = Entry { p, o, lower: -64, upper: 64, best: 0 };
+            }
+            // Margins lie in -64..=64, so the bounds fit an i8.
+            if best >= beta {
+                e.lower = best.clamp(-64, 64) as i8;
+            } else if best <= alpha_before {
+                e.upper = best.clamp(-64, 64) as i8;
+            } else {
+                (e.lower, e.upper) = (best as i8, best as i8);
+            }
+            e.best = best_square as u8;
+        }
+        best
+    }
+}
+
+/// The last few empty squares (2 to [`PARITY_EMPTIES`]): plain alpha-beta over the empty
+/// squares in parity order, a square being a move when it flips something, without
+/// generating moves or using the table.
+fn shallow(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    let empty = !(p | o);
+    if empty & empty.wrapping_sub(1) == 0 {
+        return match empty {
+            0 => final_margin(p, o),
+            _ => last_square(p, o, empty.trailing_zeros(), nodes),
+        };
+    }
+    if (empty & empty.wrapping_sub(1)).count_ones() == 1 {
+        return last_two(p, o, alpha, beta, passed, nodes);
     }
     let mut order = [0u32; 64];
-    let count = if n > PARITY_EMPTIES {
-        fastest_first(p, o, moves, &mut order)
-    } else {
-        by_parity(empty, moves, &mut order)
-    };
+    let count = by_parity(empty, empty, &mut order);
     let mut best = i32::MIN;
-    for (k, &sq) in order[..count].iter().enumerate() {
+    for &sq in &order[..count] {
         let f = flips(p, o, sq);
-        let (np, no) = (p | f | 1 << sq, o & !f);
-        let v = if k == 0 {
-            -search(no, np, -beta, -alpha, false, nodes)
-        } else {
-            let v = -search(no, np, -alpha - 1, -alpha, false, nodes);
-            if v > alpha && v < beta {
-                -search(no, np, -beta, -v, false, nodes)
-            } else {
-                v
-            }
-        };
+        if f == 0 {
+            continue;
+        }
+        let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, nodes);
         if v > best {
             best = v;
             if v >= beta {
-                break;
+                return v;
             }
             alpha = alpha.max(v);
         }
+    }
+    if best == i32::MIN {
+        // No move: pass, or the game is over.
+        if passed {
+            return final_margin(p, o);
+        }
+        return -shallow(o, p, -beta, -alpha, true, nodes);
+    }
+    best
+}
+
+/// The margin with two empty squares, fail-soft inside `(alpha, beta)`.
+fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
+    let empty = !(p | o);
+    let a = empty.trailing_zeros();
+    let b = 63 - empty.leading_zeros();
+    let mut best = i32::MIN;
+    for (x, y) in [(a, b), (b, a)] {
+        let f = flips(p, o, x);
+        if f != 0 {
+            *nodes += 1;
+            let v = -last_square(o & !f, p | f | 1 << x, y, nodes);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+    }
+    if best == i32::MIN {
+        if passed {
+            return final_margin(p, o);
+        }
+        *nodes += 1;
+        return -last_two(o, p, -beta, -alpha, true, nodes);
     }
     best
 }
@@ -147,6 +353,9 @@ fn last_square(p: u64, o: u64, sq: u32, nodes: &mut u64) -> i32 {
 /// Writes the moves into `order`, the one leaving the opponent the fewest replies first
 /// (corners first among equals); returns how many.
 fn fastest_first(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
+    let empty = !(p | o);
+    let odd =
+        QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0u64, |m, &q| m | q);
     let mut keys = [0u32; 64];
     let mut count = 0;
     while moves != 0 {
@@ -155,7 +364,8 @@ fn fastest_first(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize
         let f = flips(p, o, sq);
         let replies = moves_of(o & !f, p | f | 1 << sq).count_ones();
         let corner = u32::from(CORNERS >> sq & 1 == 0);
-        keys[count] = replies * 2 + corner;
+        let even = u32::from(odd >> sq & 1 == 0);
+        keys[count] = replies * 4 + corner * 2 + even;
         order[count] = sq;
         count += 1;
     }
@@ -270,6 +480,18 @@ mod tests {
                     } else {
                         assert_eq!(v, exact);
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn flips_agree_with_the_move_generator() {
+        for (p, o) in (1..=40).flat_map(|e| random_positions(e, 3)) {
+            for sq in 0..64 {
+                if (p | o) >> sq & 1 == 0 {
+                    let slow = crate::movegen::flips64(p, o, sq as usize, 8, OTHELLO_INTERIOR);
+                    assert_eq!(flips(p, o, sq), slow, "{p:#x} {o:#x} {sq}");
                 }
             }
         }

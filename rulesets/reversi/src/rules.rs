@@ -167,7 +167,7 @@ impl Reversi {
 
     /// Empty squares at and below which Othello positions are solved exactly by the
     /// bitboard solver of [`crate::endgame`] when a search asks ([`Game::solve_endgame`]).
-    pub const ENDGAME_EMPTIES: u32 = 10;
+    pub const ENDGAME_EMPTIES: u32 = 12;
 
     /// The same game with the endgame solver answering at and below `empties` empty squares
     /// (0 turns it off); the default is [`Reversi::ENDGAME_EMPTIES`]. Only Othello (2 players,
@@ -567,7 +567,7 @@ impl Game for Reversi {
         }
     }
 
-    /// Othello positions with at most [`Reversi::with_endgame_empties`] empty squares (10 by
+    /// Othello positions with at most [`Reversi::with_endgame_empties`] empty squares (12 by
     /// default), solved by [`crate::endgame::solve`].
     #[inline]
     fn solve_endgame(
