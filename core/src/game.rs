@@ -416,9 +416,11 @@ pub trait Game {
     /// A specialised exact solver for positions near the end, if the game has one: the final
     /// [`Outcome::margin`] for the player to move under perfect play, searched fail-soft
     /// inside `(alpha, beta)` (a result `<= alpha` is an upper bound, `>= beta` a lower
-    /// bound), with `nodes` raised by the positions it visited. `None` (the default) when the
-    /// position is not one it solves, cheaply: the search asks at every node. Alpha-beta
-    /// takes the answer as the exact value of the subtree (as a margin with
+    /// bound). It counts the positions it visits on `budget` and gives up with `None` as soon
+    /// as [`SolverBudget::visit`] says stop (the search's time is up). `None` (the default)
+    /// also when the position is not one it solves, which it must tell cheaply: the search
+    /// asks at every node. Alpha-beta takes the answer as the exact value of the subtree (as
+    /// a margin with
     /// [`margin_scores`](crate::search::alphabeta::AlphaBetaOptions::margin_scores), else as
     /// a win, draw or loss), so a solver should answer only where it is fast, say the last
     /// twelve empty squares of Othello (`ply_reversi`'s `endgame` module).
@@ -427,7 +429,7 @@ pub trait Game {
         _state: &Self::State,
         _alpha: i32,
         _beta: i32,
-        _nodes: &mut u64,
+        _budget: &mut SolverBudget<'_>,
     ) -> Option<i32> {
         None
     }
@@ -438,6 +440,68 @@ pub trait Game {
         let mut moves = MoveList::new();
         self.generate_moves(state, &mut moves);
         moves.len() as u64
+    }
+}
+
+/// What a game's endgame solver ([`Game::solve_endgame`]) may spend: it counts the positions
+/// visited, and every 4096 of them asks the search whether to stop (its time is up); after
+/// that every [`SolverBudget::visit`] says stop, and the solver unwinds.
+///
+/// ```
+/// use ply::SolverBudget;
+/// let mut budget = SolverBudget::unlimited();
+/// assert!(!budget.visit());
+/// assert_eq!(budget.nodes(), 1);
+/// let stop = || true;
+/// let mut limited = SolverBudget::new(&stop);
+/// assert!((0..5000).any(|_| limited.visit()) && limited.stopped());
+/// ```
+pub struct SolverBudget<'a> {
+    nodes: u64,
+    stop: &'a dyn Fn() -> bool,
+    stopped: bool,
+}
+
+impl<'a> SolverBudget<'a> {
+    /// A budget that stops once `stop` returns true.
+    pub fn new(stop: &'a dyn Fn() -> bool) -> Self {
+        SolverBudget { nodes: 0, stop, stopped: false }
+    }
+
+    /// A budget that never stops.
+    pub fn unlimited() -> SolverBudget<'static> {
+        fn never() -> bool {
+            false
+        }
+        SolverBudget::new(&never)
+    }
+
+    /// Counts one position; true if the solver must stop now.
+    #[inline(always)]
+    pub fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) {
+        if !self.stopped {
+            self.stopped = (self.stop)();
+        }
+    }
+
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// True once the solver was told to stop: its answer is not to be used.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 }
 

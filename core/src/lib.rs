@@ -49,7 +49,8 @@ pub mod testing;
 pub mod zobrist;
 
 pub use game::{
-    Game, MoveList, Notation, Outcome, Player, Score, MAX_MATE_PLIES, MOVE_LIST_INLINE,
+    Game, MoveList, Notation, Outcome, Player, Score, SolverBudget, MAX_MATE_PLIES,
+    MOVE_LIST_INLINE,
 };
 pub use perft::{divide, perft, PerftMode};
 pub use record::{PlayError, Record};

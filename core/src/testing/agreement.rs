@@ -458,8 +458,8 @@ impl<G: Game> Negamax<'_, G> {
         }
         // The game's exact solver answers below the root, as in the search.
         if ply > 0 {
-            let mut nodes = 0;
-            if let Some(m) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut nodes) {
+            let mut budget = crate::SolverBudget::unlimited();
+            if let Some(m) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut budget) {
                 return if self.mode.margin {
                     G::Score::from_f64(f64::from(m))
                 } else {

@@ -21,17 +21,19 @@
 //! let state = game.parse_state(
 //!     "11111111/11111111/11111111/11111111/22222222/22222222/22222222/22222... 1",
 //! )?;
-//! let mut nodes = 0;
+//! let mut budget = ply::SolverBudget::unlimited();
 //! let (p, o) = endgame::bitboards(&state).expect("Othello");
-//! let v = endgame::solve(p, o, -64, 64, &mut nodes);
-//! assert!(v.abs() <= 64 && nodes > 0);
+//! let v = endgame::solve(p, o, -64, 64, &mut budget).expect("an unlimited budget");
+//! assert!(v.abs() <= 64 && budget.nodes() > 0);
 //! # Ok::<(), ply_reversi::Error>(())
 //! ```
 
 use std::cell::RefCell;
 
+use ply::SolverBudget;
+
 use crate::board::ReversiState;
-use crate::movegen::{mobility64, OTHELLO_INTERIOR};
+use crate::movegen::{mobility64, othello_flips, OTHELLO_INTERIOR};
 
 /// At and below this many empty squares the empty squares are tried in parity order without
 /// generating moves (ordering by mobility costs more than it saves so near the end).
@@ -90,56 +92,9 @@ fn moves_of(p: u64, o: u64) -> u64 {
     mobility64(p, o, !(p | o), 8, OTHELLO_INTERIOR)
 }
 
-/// For every square and each of the eight directions, the squares along the ray from it to
-/// the edge (the square itself excluded). Directions 0-3 run to higher bit indices, 4-7 to
-/// lower ones.
-const RAYS: [[u64; 8]; 64] = {
-    const STEPS: [(i32, i32); 8] =
-        [(0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)];
-    let mut rays = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dr, dc) = STEPS[d];
-            let (mut r, mut c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
-            while r >= 0 && r < 8 && c >= 0 && c < 8 {
-                rays[sq][d] |= 1 << (r * 8 + c);
-                r += dr;
-                c += dc;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    rays
-};
-
-/// The discs of `o` that a disc of `p` on `sq` flips: along each ray, the run of `o` up to the
-/// first square that is not `o`, if that square is `p`'s.
 #[inline(always)]
 fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    let rays = &RAYS[sq as usize];
-    let mut f = 0;
-    for &ray in &rays[..4] {
-        // Towards higher bits: the nearest non-opponent square is the lowest bit.
-        let stop = !o & ray;
-        let first = stop & stop.wrapping_neg();
-        if first & p != 0 {
-            f |= ray & (first - 1);
-        }
-    }
-    for &ray in &rays[4..] {
-        // Towards lower bits: the nearest non-opponent square is the highest bit.
-        let stop = !o & ray;
-        if stop != 0 {
-            let first = 1u64 << (63 - stop.leading_zeros());
-            if first & p != 0 {
-                f |= ray & !((first << 1).wrapping_sub(1));
-            }
-        }
-    }
-    f
+    othello_flips(p, o, sq)
 }
 
 /// The final margin when neither side can move.
@@ -149,40 +104,42 @@ fn final_margin(p: u64, o: u64) -> i32 {
 }
 
 /// The exact final margin of `p` to move against `o` under perfect play, fail-soft inside
-/// `(alpha, beta)` (see the module documentation); `nodes` counts the positions visited.
-/// Meant for positions with few empty squares: the cost grows about tenfold with every two
-/// more.
-pub fn solve(p: u64, o: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+/// `(alpha, beta)` (see the module documentation), counting the positions visited on
+/// `budget`; `None` if the budget said stop before the end. Meant for positions with few
+/// empty squares: the cost grows about tenfold with every two more.
+pub fn solve(p: u64, o: u64, alpha: i32, beta: i32, budget: &mut SolverBudget<'_>) -> Option<i32> {
     TABLE.with(|t| {
         let mut table = t.borrow_mut();
         if table.is_empty() {
             table.resize(TABLE_ENTRIES, Entry::default());
         }
         let (alpha, beta) = (alpha.clamp(-65, 65), beta.clamp(-65, 65));
-        Solver { table: &mut table, nodes }.search(p, o, alpha, beta, false)
+        let v = Solver { table: &mut table, b: budget }.search(p, o, alpha, beta, false);
+        (!budget.stopped()).then_some(v)
     })
 }
 
-/// One solve: the thread's table and the node counter.
-struct Solver<'a> {
+/// One solve: the thread's table and the budget.
+struct Solver<'a, 'b> {
     table: &'a mut [Entry],
-    nodes: &'a mut u64,
+    b: &'a mut SolverBudget<'b>,
 }
 
-impl Solver<'_> {
+impl Solver<'_, '_> {
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
-        let nodes = &mut *self.nodes;
-        *nodes += 1;
+        if self.b.visit() {
+            return 0;
+        }
         let empty = !(p | o);
         let n = empty.count_ones();
         if n == 0 {
             return final_margin(p, o);
         }
         if n == 1 {
-            return last_square(p, o, empty.trailing_zeros(), nodes);
+            return last_square(p, o, empty.trailing_zeros(), self.b);
         }
         if n <= PARITY_EMPTIES {
-            return shallow(p, o, alpha, beta, passed, nodes);
+            return shallow(p, o, alpha, beta, passed, self.b);
         }
         let moves = moves_of(p, o);
         if moves == 0 {
@@ -243,7 +200,7 @@ impl Solver<'_> {
                 alpha = alpha.max(v);
             }
         }
-        if n >= TABLE_EMPTIES {
+        if n >= TABLE_EMPTIES && !self.b.stopped() {
             let e = &mut self.table[index];
             if e.p != p || e.o != o {
                 *e = Entry { p, o, lower: -64, upper: 64, best: 0 };
@@ -265,17 +222,26 @@ impl Solver<'_> {
 /// The last few empty squares (2 to [`PARITY_EMPTIES`]): plain alpha-beta over the empty
 /// squares in parity order, a square being a move when it flips something, without
 /// generating moves or using the table.
-fn shallow(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
-    *nodes += 1;
+fn shallow(
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+    b: &mut SolverBudget<'_>,
+) -> i32 {
+    if b.visit() {
+        return 0;
+    }
     let empty = !(p | o);
     if empty & empty.wrapping_sub(1) == 0 {
         return match empty {
             0 => final_margin(p, o),
-            _ => last_square(p, o, empty.trailing_zeros(), nodes),
+            _ => last_square(p, o, empty.trailing_zeros(), b),
         };
     }
     if (empty & empty.wrapping_sub(1)).count_ones() == 1 {
-        return last_two(p, o, alpha, beta, passed, nodes);
+        return last_two(p, o, alpha, beta, passed, b);
     }
     let mut order = [0u32; 64];
     let count = by_parity(empty, empty, &mut order);
@@ -285,7 +251,7 @@ fn shallow(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut 
         if f == 0 {
             continue;
         }
-        let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, nodes);
+        let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, b);
         if v > best {
             best = v;
             if v >= beta {
@@ -299,22 +265,22 @@ fn shallow(p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool, nodes: &mut 
         if passed {
             return final_margin(p, o);
         }
-        return -shallow(o, p, -beta, -alpha, true, nodes);
+        return -shallow(o, p, -beta, -alpha, true, b);
     }
     best
 }
 
 /// The margin with two empty squares, fail-soft inside `(alpha, beta)`.
-fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, nodes: &mut u64) -> i32 {
+fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, b: &mut SolverBudget<'_>) -> i32 {
     let empty = !(p | o);
-    let a = empty.trailing_zeros();
-    let b = 63 - empty.leading_zeros();
+    let first = empty.trailing_zeros();
+    let last = 63 - empty.leading_zeros();
     let mut best = i32::MIN;
-    for (x, y) in [(a, b), (b, a)] {
+    for (x, y) in [(first, last), (last, first)] {
         let f = flips(p, o, x);
         if f != 0 {
-            *nodes += 1;
-            let v = -last_square(o & !f, p | f | 1 << x, y, nodes);
+            b.visit();
+            let v = -last_square(o & !f, p | f | 1 << x, y, b);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -327,8 +293,8 @@ fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, nodes: &mut u64
         if passed {
             return final_margin(p, o);
         }
-        *nodes += 1;
-        return -last_two(o, p, -beta, -alpha, true, nodes);
+        b.visit();
+        return -last_two(o, p, -beta, -alpha, true, b);
     }
     best
 }
@@ -336,7 +302,7 @@ fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, nodes: &mut u64
 /// The margin with one empty square `sq`: the mover plays it if it can, else the opponent,
 /// else the game ends.
 #[inline]
-fn last_square(p: u64, o: u64, sq: u32, nodes: &mut u64) -> i32 {
+fn last_square(p: u64, o: u64, sq: u32, b: &mut SolverBudget<'_>) -> i32 {
     let base = final_margin(p, o);
     let f = flips(p, o, sq).count_ones() as i32;
     if f > 0 {
@@ -344,7 +310,7 @@ fn last_square(p: u64, o: u64, sq: u32, nodes: &mut u64) -> i32 {
     }
     let g = flips(o, p, sq).count_ones() as i32;
     if g > 0 {
-        *nodes += 1;
+        b.visit();
         return base - 2 * g - 1;
     }
     base
@@ -468,11 +434,11 @@ mod tests {
         for empties in 1..=9 {
             for (p, o) in random_positions(empties, 12) {
                 let exact = minimax(p, o, false);
-                let mut nodes = 0;
-                assert_eq!(solve(p, o, -64, 64, &mut nodes), exact, "{p:#x} {o:#x}");
+                let mut nodes = SolverBudget::unlimited();
+                assert_eq!(solve(p, o, -64, 64, &mut nodes), Some(exact), "{p:#x} {o:#x}");
                 // Narrow windows bound the value from the correct side.
                 for (a, b) in [(exact - 1, exact + 1), (exact, exact + 2), (exact - 2, exact)] {
-                    let v = solve(p, o, a, b, &mut nodes);
+                    let v = solve(p, o, a, b, &mut nodes).expect("unlimited");
                     if v <= a {
                         assert!(exact <= v, "upper bound {v} below {exact}");
                     } else if v >= b {
@@ -482,6 +448,16 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_stopped_budget_gives_no_answer() {
+        let stop = || true;
+        for (p, o) in random_positions(14, 2) {
+            let mut budget = SolverBudget::new(&stop);
+            assert_eq!(solve(p, o, -64, 64, &mut budget), None);
+            assert!(budget.stopped() && budget.nodes() >= 4096);
         }
     }
 
@@ -503,12 +479,12 @@ mod tests {
         // c1, and owns the board.
         let o = 1u64 << 1;
         let p = !(o | 1);
-        let mut nodes = 0;
-        assert_eq!(solve(p, o, -64, 64, &mut nodes), 64);
+        let mut nodes = SolverBudget::unlimited();
+        assert_eq!(solve(p, o, -64, 64, &mut nodes), Some(64));
         // White to move cannot play a1 (no white disc lies beyond a black line from it), so
         // black plays it.
-        assert_eq!(solve(o, p, -64, 64, &mut nodes), -64);
+        assert_eq!(solve(o, p, -64, 64, &mut nodes), Some(-64));
         // With b1 black too nobody can play a1: 63 to 0.
-        assert_eq!(solve(p | o, 0, -64, 64, &mut nodes), 63);
+        assert_eq!(solve(p | o, 0, -64, 64, &mut nodes), Some(63));
     }
 }

@@ -38,6 +38,58 @@ pub(crate) fn mobility64(p: u64, o: u64, empty: u64, n: u32, interior: u64) -> u
         & empty
 }
 
+/// For every square and each of the eight directions, the squares along the ray from it to
+/// the edge (the square itself excluded). Directions 0-3 run to higher bit indices, 4-7 to
+/// lower ones.
+const RAYS: [[u64; 8]; 64] = {
+    const STEPS: [(i32, i32); 8] =
+        [(0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = STEPS[d];
+            let (mut r, mut c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                rays[sq][d] |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
+/// The discs of `o` that a disc of `p` on `sq` flips on the 8x8 board: along each ray, the run of `o` up to the
+/// first square that is not `o`, if that square is `p`'s.
+#[inline(always)]
+pub(crate) fn othello_flips(p: u64, o: u64, sq: u32) -> u64 {
+    let rays = &RAYS[sq as usize];
+    let mut f = 0;
+    for &ray in &rays[..4] {
+        // Towards higher bits: the nearest non-opponent square is the lowest bit.
+        let stop = !o & ray;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            f |= ray & (first - 1);
+        }
+    }
+    for &ray in &rays[4..] {
+        // Towards lower bits: the nearest non-opponent square is the highest bit.
+        let stop = !o & ray;
+        if stop != 0 {
+            let first = 1u64 << (63 - stop.leading_zeros());
+            if first & p != 0 {
+                f |= ray & !((first << 1).wrapping_sub(1));
+            }
+        }
+    }
+    f
+}
+
 #[inline(always)]
 fn ray_up(x: u64, p: u64, o: u64, s: u32) -> u64 {
     let mut f = 0;

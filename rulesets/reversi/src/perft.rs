@@ -6,7 +6,7 @@
 
 use ply::{Game, MoveList};
 
-use crate::movegen::{flips64, mobility64, OTHELLO_INTERIOR};
+use crate::movegen::{mobility64, othello_flips, OTHELLO_INTERIOR};
 use crate::{Reversi, ReversiState};
 
 /// The number of leaves `depth` plies below `state`, a pass counting as a move and a finished
@@ -75,7 +75,7 @@ fn othello(p: u64, o: u64, depth: u32) -> u64 {
     while moves != 0 {
         let sq = moves.trailing_zeros() as usize;
         moves &= moves - 1;
-        let f = flips64(p, o, sq, 8, OTHELLO_INTERIOR);
+        let f = othello_flips(p, o, sq as u32);
         let np = p | f | 1 << sq;
         let no = o & !f;
         total += othello(no, np, depth - 1);

@@ -4,14 +4,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use ply::eval::Evaluator;
-use ply::{Game, MoveList, Outcome, Player};
+use ply::{Game, MoveList, Outcome, Player, SolverBudget};
 
 use crate::board::{
     bit_set, bit_test, bits_count, bits_is_empty, bits_or, for_each_bit, Bits, ReversiMove,
     ReversiState, NO_BITS,
 };
 use crate::eval::Evaluation;
-use crate::movegen::{flips64, mobility256, mobility64, Rays, OTHELLO_INTERIOR};
+use crate::movegen::{flips64, mobility256, mobility64, othello_flips, Rays, OTHELLO_INTERIOR};
 use crate::Error;
 
 /// Which move generator a board uses.
@@ -419,7 +419,7 @@ impl Reversi {
             Kind::Othello => {
                 let p = state.discs[player][0];
                 let o = state.discs[1 - player][0];
-                [flips64(p, o, sq, 8, OTHELLO_INTERIOR), 0, 0, 0]
+                [othello_flips(p, o, sq as u32), 0, 0, 0]
             }
             Kind::Small => {
                 let p = state.discs[player][0];
@@ -575,7 +575,7 @@ impl Game for Reversi {
         state: &ReversiState,
         alpha: i32,
         beta: i32,
-        nodes: &mut u64,
+        budget: &mut SolverBudget<'_>,
     ) -> Option<i32> {
         if !self.is_othello() {
             return None;
@@ -584,7 +584,7 @@ impl Game for Reversi {
         if (!(p | o)).count_ones() > self.endgame_empties {
             return None;
         }
-        Some(crate::endgame::solve(p, o, alpha, beta, nodes))
+        crate::endgame::solve(p, o, alpha, beta, budget)
     }
 
     #[inline]
@@ -594,6 +594,7 @@ impl Game for Reversi {
         true
     }
 
+    #[inline]
     fn count_moves(&self, state: &ReversiState) -> u64 {
         let p = state.to_move as usize;
         let n = bits_count(&self.placements(state, p)) as u64;

@@ -31,6 +31,8 @@ pub(crate) struct Limits {
     stop: Option<Arc<AtomicBool>>,
     pub(crate) nodes: u64,
     pub(crate) aborted: bool,
+    /// The node count at which the clock is looked at next.
+    next_check: u64,
     /// When the current iteration started, from the search's start.
     iteration_start: Duration,
     /// What the first root move of the current iteration cost, once it is done.
@@ -47,6 +49,7 @@ impl Limits {
             stop: budget.stop.clone(),
             nodes: 0,
             aborted: false,
+            next_check: 1024,
             iteration_start: Duration::ZERO,
             first_move: None,
             last_first_move: Duration::ZERO,
@@ -93,13 +96,20 @@ impl Limits {
             return true;
         }
         self.nodes += 1;
-        if self.nodes & 1023 == 0
-            && (self.deadline.hard_expired()
-                || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)))
-        {
-            self.aborted = true;
+        // Every 1024 nodes; `nodes` may also jump (a game's endgame solver adds its own).
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            if self.time_is_up() {
+                self.aborted = true;
+            }
         }
         self.aborted
+    }
+
+    /// True once the hard time limit has passed or a stop was requested.
+    pub(crate) fn time_is_up(&self) -> bool {
+        self.deadline.hard_expired()
+            || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// True if no new iteration should start: the soft time limit passed, a stop was

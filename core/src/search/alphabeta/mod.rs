@@ -74,7 +74,7 @@ use std::time::Duration;
 use num_traits::Zero;
 
 use crate::eval::{Evaluator, GameEval};
-use crate::game::{Game, Outcome, Score};
+use crate::game::{Game, Outcome, Score, SolverBudget};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -683,9 +683,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             (-1, 1)
         };
-        let mut nodes = 0;
-        let m = self.game.solve_endgame(state, a, b, &mut nodes)?;
+        let (answer, nodes, stopped) = {
+            let limits = &self.limits;
+            let stop = || limits.time_is_up();
+            let mut budget = SolverBudget::new(&stop);
+            let answer = self.game.solve_endgame(state, a, b, &mut budget);
+            (answer, budget.nodes(), budget.stopped())
+        };
         self.limits.nodes += nodes;
+        if stopped {
+            // Out of time: the search unwinds from here.
+            self.limits.aborted = true;
+            return Some(G::Score::zero());
+        }
+        let m = answer?;
         if let Some(o) = self.game.outcome(state) {
             // A finished game scores as everywhere else (its win length is known).
             return Some(terminal_score(&o, self.game.to_move(state), ply, margin));
@@ -764,6 +775,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         // Not at the root, which must name a move.
         if depth > 0 && ply > 0 {
             if let Some(v) = self.solved_by_game(state, ply, alpha, beta) {
+                if self.limits.aborted {
+                    return v;
+                }
                 if let (Some(key), Some(tt)) = (tt_key, self.tt.as_mut()) {
                     let bound = if v >= beta {
                         Bound::Lower
