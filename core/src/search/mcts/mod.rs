@@ -286,7 +286,9 @@ impl<G: Game, E> Mcts<G, E> {
         }
         let n = game.num_players().max(1);
         let previous = (game.to_move(state).index() + n - 1) % n;
-        (0..self.threads).map(|_| Tree::new(previous as u8)).collect()
+        // Room for each tree's share of the node cap, so no tree grows by copying mid-search.
+        let room = (self.max_nodes / self.threads).max(1);
+        (0..self.threads).map(|_| Tree::with_capacity(previous as u8, room)).collect()
     }
 }
 

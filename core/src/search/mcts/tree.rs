@@ -134,8 +134,17 @@ pub(super) struct Tree<M> {
 
 impl<M: Copy> Tree<M> {
     /// A tree with only a root, entered by `mover`.
+    #[cfg(test)]
     pub(super) fn new(mover: u8) -> Self {
-        Tree { nodes: vec![Node::new(None, NONE, mover)] }
+        Tree::with_capacity(mover, 1)
+    }
+
+    /// A tree with room for `capacity` nodes reserved at once, so that it never grows (and
+    /// copies itself) during a search: the memory is mapped now and touched as the tree grows.
+    pub(super) fn with_capacity(mover: u8, capacity: usize) -> Self {
+        let mut nodes = Vec::with_capacity(capacity.max(1));
+        nodes.push(Node::new(None, NONE, mover));
+        Tree { nodes }
     }
 
     /// The root node.
@@ -169,10 +178,12 @@ impl<M: Copy> Tree<M> {
     }
 
     /// Makes the subtree under `new_root` the whole tree, dropping everything else. The
-    /// subtree is copied breadth-first into a fresh arena, which keeps every child block
-    /// contiguous.
+    /// subtree is copied breadth-first into a fresh arena of the same capacity, which keeps
+    /// every child block contiguous.
     pub(super) fn reroot(&mut self, new_root: usize) {
-        let mut fresh: Vec<Node<M>> = Vec::with_capacity(self.subtree_size(new_root));
+        // Keep the reserved room: the next search grows the tree without copying it.
+        let room = self.nodes.capacity().max(self.subtree_size(new_root));
+        let mut fresh: Vec<Node<M>> = Vec::with_capacity(room);
         let mut root = self.nodes[new_root].clone();
         root.parent = NONE;
         fresh.push(root);
