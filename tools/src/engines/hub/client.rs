@@ -342,17 +342,7 @@ mod tests {
     }
 
     fn client() -> HubClient<InternationalDraughts> {
-        let mut engine =
-            HubEngine::new(InternationalDraughts::new(), codec(), Greedy::with_seed(3));
-        let handler = move |line: &str| {
-            let mut out = Vec::new();
-            engine.handle(line, &mut out);
-            out
-        };
-        HubClient::with_transport(
-            Box::new(Loopback { handler, pending: Default::default() }),
-            codec(),
-        )
+        logged_client(Log::default())
     }
 
     #[test]

@@ -350,21 +350,24 @@ mod tests {
         }
     }
 
+    /// An output the test can read while the engine writes to it.
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     #[test]
     fn lines_that_are_not_text_get_an_error_and_the_session_goes_on() {
         let mut script = b"hub\n\xff\xfe\n".to_vec();
         script.extend_from_slice(b"init\nquit\n");
         let out = Arc::new(Mutex::new(Vec::<u8>::new()));
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
         let engine = HubEngine::new(TicTacToe, codec(), Greedy::new());
         serve(engine, io::Cursor::new(script), Shared(out.clone())).unwrap();
         let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
@@ -389,16 +392,6 @@ mod tests {
     fn stop_ends_an_infinite_search_while_the_input_is_open() {
         let (reader, mut writer) = std::io::pipe().unwrap();
         let output = Arc::new(Mutex::new(Vec::<u8>::new()));
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
         let game = ConnectFour::standard();
         let engine = HubEngine::new(game, codec(), AlphaBeta::new().with_tt_mb(1));
         let out = Shared(output.clone());
