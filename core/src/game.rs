@@ -317,6 +317,9 @@ impl_score_float!(f32, f64);
 /// 9. Every game ends: from any state, every sequence of legal moves reaches a terminal state
 ///    (a move counter in the state is the usual way to guarantee this).
 ///
+/// A game value is shared by the threads of a parallel search, so it is `Sync` (rules are
+/// immutable data; a cache inside one would need a lock or an atomic).
+///
 /// # Example
 ///
 /// The tutorial game [`crate::games::ConnectFour`] implements this trait in about 150 lines:
@@ -333,7 +336,7 @@ impl_score_float!(f32, f64);
 /// game.apply(&mut state, moves[3]);
 /// assert!(game.outcome(&state).is_none());
 /// ```
-pub trait Game {
+pub trait Game: Sync {
     /// A position: everything the rules need to continue the game.
     type State: Clone + Eq + Debug + Send + Sync + 'static;
     /// A move. Small and `Copy`; it may carry precomputed data (captured squares) to make

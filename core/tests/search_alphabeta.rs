@@ -377,3 +377,59 @@ fn memory_is_set_up_at_new_game_not_in_the_first_move() {
     Agent::<ConnectFour>::new_game(&mut multi);
     assert!(multi.table_bytes() > 1 << 20);
 }
+
+/// Lazy SMP: with helper threads the exact values stay exact (any thread's deepest completed
+/// iteration answers, and every iteration of an exact search is exact), a node budget is shared
+/// out between the threads, and the stop flag still ends the search.
+#[test]
+fn parallel_search_keeps_exact_values_and_budgets() {
+    for threads in [2, 3] {
+        for seed in 0..6 {
+            let game = HashGame { seed, max_plies: 9, scores: true };
+            let s = game.initial_state();
+            let exact = AlphaBetaOptions { margin_scores: true, tt_mb: 1, ..Default::default() };
+            let one = AlphaBeta::with_options(exact.clone())
+                .choose(&game, Position::new(&s), &Budget::depth(20))
+                .unwrap();
+            let mut engine = AlphaBeta::with_options(AlphaBetaOptions { threads, ..exact });
+            let many = engine.choose(&game, Position::new(&s), &Budget::depth(20)).unwrap();
+            assert_eq!(many.value, one.value, "seed {seed}, {threads} threads");
+        }
+        let game = TicTacToe;
+        let mut engine = AlphaBeta::new().with_tt_mb(1).with_threads(threads);
+        for text in ["xx.oo....", "x.x.o.x.o", "........."] {
+            let s = game.parse_state(text).unwrap();
+            let serial = AlphaBeta::new().with_tt_mb(1);
+            let expected = choose(&mut { serial }, &game, &s, &Budget::depth(9));
+            assert_eq!(choose(&mut engine, &game, &s, &Budget::depth(9)), expected, "{text}");
+        }
+        let game = HashGame::new(9, 200);
+        let s = game.initial_state();
+        let r = engine.choose(&game, Position::new(&s), &Budget::nodes(20_000)).unwrap();
+        // The main thread searches its share (a helper may start late on a busy machine).
+        assert!(r.nodes <= 20_000 && r.nodes >= 20_000 / threads as u64, "{}", r.nodes);
+        let stop = Arc::new(AtomicBool::new(true));
+        let r = engine.choose(&game, Position::new(&s), &Budget::default().with_stop(stop));
+        assert_eq!(r.unwrap().depth, 1);
+    }
+    assert_eq!(AlphaBeta::new().with_threads(2).options().threads, 2);
+    assert_eq!(Agent::<TicTacToe>::name(&AlphaBeta::new().with_threads(4)), "alphabeta(threads=4)");
+}
+
+/// A parallel search to a fixed depth completes that depth and answers with a legal line.
+#[test]
+fn parallel_search_answers_with_a_legal_line() {
+    let game = ConnectFour::standard();
+    let s = game.initial_state();
+    let mut engine = AlphaBeta::new().with_tt_mb(4).with_threads(2);
+    let r = engine.choose(&game, Position::new(&s), &Budget::depth(9)).unwrap();
+    assert_eq!(r.depth, 9);
+    assert_eq!(r.pv.first(), Some(&r.best_move));
+    let mut state = s;
+    for &mv in &r.pv {
+        let mut moves = MoveList::new();
+        game.generate_moves(&state, &mut moves);
+        assert!(moves.contains(&mv), "{mv:?} in {:?}", r.pv);
+        game.apply(&mut state, mv);
+    }
+}

@@ -227,3 +227,20 @@ fn iterations_are_reported() {
     assert_eq!(*seen.lock().unwrap(), vec![(1, 1), (2, 2), (3, 3)]);
     assert_eq!(r.pv.len(), 3);
 }
+
+/// Lazy SMP for the multiplayer searches: solved values are the same on two threads as on one.
+#[test]
+fn parallel_multiplayer_search_keeps_solved_values() {
+    let game = ThreeHeaps::new([2, 3, 3]).unwrap();
+    let s = game.initial_state();
+    for model in [OpponentModel::Paranoid, OpponentModel::MaxN, OpponentModel::BestReply] {
+        let one = MultiplayerSearch::new(model)
+            .with_tt_mb(1)
+            .choose(&game, Position::new(&s), &Budget::depth(12))
+            .unwrap();
+        let mut two = MultiplayerSearch::new(model).with_tt_mb(1).with_threads(2);
+        let r = two.choose(&game, Position::new(&s), &Budget::depth(12)).unwrap();
+        assert_eq!(r.value, one.value, "{model}");
+        assert!(Agent::<ThreeHeaps>::name(&two).ends_with(",threads=2)"));
+    }
+}

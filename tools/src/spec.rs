@@ -25,13 +25,13 @@ use crate::engines::nboard::NBoardClient;
 use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
-pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,plain=BOOL,endgame=BOOL]
+pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL]
                                                         two-player alpha-beta (plain=true: no enhancements;
                                                         endgame=true: exact margins, fastest-first ordering)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
-  paranoid[:depth=N,time=T,nodes=N,tt=MB]               N-player alpha-beta, paranoid opponents
-  maxn[:depth=N,time=T,nodes=N,tt=MB]                   N-player max^n
-  brs[:depth=N,time=T,nodes=N,tt=MB]                    N-player best-reply search
+  paranoid[:depth=N,time=T,nodes=N,tt=MB,threads=N]     N-player alpha-beta, paranoid opponents
+  maxn[:depth=N,time=T,nodes=N,tt=MB,threads=N]         N-player max^n
+  brs[:depth=N,time=T,nodes=N,tt=MB,threads=N]          N-player best-reply search
   greedy                                                best one-ply evaluation
   random                                                uniformly random legal moves
   hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
@@ -110,14 +110,14 @@ impl Algorithm {
     pub fn keys(self) -> &'static [&'static str] {
         match self {
             Algorithm::AlphaBeta => {
-                &["depth", "time", "nodes", "tt", "plain", "endgame", "eval", "seed"]
+                &["depth", "time", "nodes", "tt", "threads", "plain", "endgame", "eval", "seed"]
             }
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
                 "seed",
             ],
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
-                &["depth", "time", "nodes", "tt", "eval", "seed"]
+                &["depth", "time", "nodes", "tt", "threads", "eval", "seed"]
             }
             Algorithm::Greedy => &["eval", "seed"],
             Algorithm::Random => &["seed"],
@@ -230,7 +230,7 @@ pub struct AgentSpec {
     pub endgame: Option<bool>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
-    /// MCTS root-parallel threads.
+    /// Search threads: root-parallel trees for MCTS, Lazy SMP for the alpha-beta family.
     pub threads: Option<usize>,
     /// MCTS rollout cut-off: `Some(Some(k))` evaluates after `k` plies, `Some(None)` turns it
     /// off, `None` keeps the library default.
@@ -322,6 +322,9 @@ impl AgentSpec {
                 if let Some(mb) = self.tt_mb {
                     a = a.with_tt_mb(mb);
                 }
+                if let Some(t) = self.threads {
+                    a = a.with_threads(t);
+                }
                 Box::new(a.with_evaluator(eval))
             }
             Algorithm::Mcts => {
@@ -352,6 +355,9 @@ impl AgentSpec {
                 let mut s = MultiplayerSearch::new(model);
                 if let Some(mb) = self.tt_mb {
                     s = s.with_tt_mb(mb);
+                }
+                if let Some(t) = self.threads {
+                    s = s.with_threads(t);
                 }
                 Box::new(s.with_evaluator(eval))
             }
@@ -694,6 +700,8 @@ mod tests {
         assert_eq!(s.cutoff, Some(Some(20)));
         assert_eq!((s.solver, s.reuse), (Some(false), Some(true)));
         assert_eq!(spec("paranoid:depth=4").algorithm, Algorithm::Paranoid);
+        assert_eq!(spec("alphabeta:time=1s,threads=2").threads, Some(2));
+        assert_eq!(spec("paranoid:threads=3").to_string(), "paranoid:threads=3");
         assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
         assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);
         assert_eq!(spec("greedy"), AgentSpec::new(Algorithm::Greedy));
@@ -826,6 +834,7 @@ mod tests {
         for text in [
             "alphabeta:depth=2",
             "alphabeta:depth=2,eval=zero",
+            "alphabeta:depth=4,threads=2",
             "mcts:iters=50",
             "maxn:depth=2,eval=zero",
             "greedy:eval=zero",
@@ -833,6 +842,7 @@ mod tests {
         ] {
             let s = spec(text);
             let mut agent = kit.build(&s, 1).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(agent.name().contains("threads=2"), text.contains("threads=2"), "{text}");
             let report = agent.choose(&game, Position::new(&state), &s.budget()).unwrap();
             assert!(legal.contains(&report.best_move), "{text}");
         }

@@ -5,13 +5,15 @@
 //!
 //! ```text
 //! cargo run --release -p ply-bench --bin search_nodes [game ...] [--depth-delta N] [--ablate]
+//!     [--threads N]
 //! ```
 //!
 //! Games: `checkers`, `draughts`, `othello`, `connect4` (all by default). `--depth-delta`
 //! adds `N` (may be negative) to every game's depth. `--ablate` measures the default search
 //! and then the search with each enhancement switched the other way in turn (PVS, aspiration
 //! windows, the transposition table, killers, history), one total per game and variant: what
-//! each enhancement saves to a fixed depth.
+//! each enhancement saves to a fixed depth. `--threads N` searches with `N` threads (Lazy SMP):
+//! compare the times with those of one thread for the parallel speed-up to a fixed depth.
 
 use std::time::Instant;
 
@@ -119,10 +121,13 @@ fn main() {
     let mut games: Vec<String> = Vec::new();
     let mut delta: i64 = 0;
     let mut ablate = false;
+    let mut threads = 1;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--depth-delta" {
             delta = args.next().and_then(|d| d.parse().ok()).expect("--depth-delta N");
+        } else if a == "--threads" {
+            threads = args.next().and_then(|d| d.parse().ok()).expect("--threads N");
         } else if a == "--ablate" {
             ablate = true;
         } else {
@@ -135,8 +140,9 @@ fn main() {
     }
     let depth = |d: i64| (d + delta).max(1) as u32;
     let mut summary = Vec::new();
-    for (variant, o) in variants(ablate) {
-        println!("\n{variant}");
+    for (variant, mut o) in variants(ablate) {
+        o.threads = threads;
+        println!("\n{variant} ({threads} thread{})", if threads == 1 { "" } else { "s" });
         println!("{:<10} {:<8} {:>5} {:>12} {:>9}", "game", "position", "depth", "nodes", "time");
         for g in &games {
             let total = match g.as_str() {

@@ -51,6 +51,8 @@
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use num_traits::Zero;
 use smallvec::SmallVec;
@@ -58,8 +60,8 @@ use smallvec::SmallVec;
 use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Outcome, Player, Score};
 use crate::search::alphabeta::common::{
-    inf, terminal_score, value_of, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
-    HASH_MOVE_KEY,
+    helper_skips, inf, lazy_smp, terminal_score, value_of, Frame, Limits, MoveOrdering,
+    Repetitions, TableSlot, HASH_MOVE_KEY,
 };
 use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
@@ -110,6 +112,9 @@ pub struct MultiplayerOptions {
     pub margin_scores: bool,
     /// Score a repeated position as a draw, for games with a [`Game::repetition_limit`].
     pub repetition: bool,
+    /// Search threads (Lazy SMP, as in
+    /// [`AlphaBetaOptions::threads`](crate::search::alphabeta::AlphaBetaOptions::threads)).
+    pub threads: usize,
 }
 
 impl Default for MultiplayerOptions {
@@ -124,6 +129,7 @@ impl Default for MultiplayerOptions {
             temperature: 50.0,
             margin_scores: false,
             repetition: true,
+            threads: 1,
         }
     }
 }
@@ -245,6 +251,12 @@ impl<E, I> MultiplayerSearch<E, I> {
         self
     }
 
+    /// This search on `threads` threads (Lazy SMP; 0 means 1).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.options.threads = threads.max(1);
+        self
+    }
+
     /// This search evaluating heuristic leaves with `eval` instead of its current evaluator
     /// (max^n calls it once per player at every leaf).
     pub fn with_evaluator<E2>(self, eval: E2) -> MultiplayerSearch<E2, I> {
@@ -295,7 +307,10 @@ impl<E, I> MultiplayerSearch<E, I> {
 
 impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSearch<E, I> {
     fn name(&self) -> String {
-        format!("multiplayer({})", self.model)
+        match self.options.threads {
+            0 | 1 => format!("multiplayer({})", self.model),
+            n => format!("multiplayer({},threads={n})", self.model),
+        }
     }
 
     fn choose(
@@ -321,16 +336,20 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
             t.new_search();
         }
         let root = game.to_move(state);
-        let mut s = Searcher {
+        let threads = o.threads.max(1);
+        let done_flag = Arc::new(AtomicBool::new(false));
+        let (eval, info, table_ref, model) =
+            (&self.eval, &mut self.info, table.as_ref(), self.model);
+        let searcher = |id: usize| Searcher {
             game,
-            eval: &self.eval,
+            eval,
             o,
-            model: self.model,
+            model,
             root,
             players: game.num_players(),
-            salt: crate::games::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + self.model as u64),
-            tt: table.as_mut(),
-            limits,
+            salt: crate::games::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + model as u64),
+            tt: table_ref,
+            limits: limits.for_thread(threads, id, &done_flag),
             frames: Vec::new(),
             ordering: MoveOrdering::new(
                 o.killers,
@@ -348,64 +367,28 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
             heuristic: 0,
             root_hint: None,
             root_best: None,
+            id,
+            threads,
+            done: &done_flag,
         };
-        let mut done: Option<Iteration<G::Move>> = None;
-        for depth in 1..=max_depth {
-            if depth > 1 && s.limits.soft_expired() {
-                break;
-            }
-            s.limits.start_iteration();
-            // Best-reply layers may hold one move per player.
-            let plies = depth as usize * s.players.max(2) + 2;
-            s.ensure(plies);
-            s.root_best = None;
-            s.heuristic = 0;
-            if depth > 1 {
-                s.ordering.age();
-            }
-            let value = match self.model {
-                OpponentModel::MaxN => {
-                    let v = s.maxn(state, root_hash, depth, 0, None);
-                    let share = v.get(root.index()).copied().unwrap_or(0.0);
-                    Value::Reward(share)
-                }
-                _ => {
-                    let (lo, hi) = (-inf::<G::Score>(), inf::<G::Score>());
-                    let v = if self.model == OpponentModel::Paranoid {
-                        s.paranoid(state, root_hash, depth, 0, lo, hi)
-                    } else {
-                        s.best_reply(state, root_hash, depth, 0, lo, hi)
-                    };
-                    value_of(v, s.heuristic == 0)
-                }
-            };
-            if s.limits.aborted {
-                if let Some((mv, k)) = s.root_best {
-                    let depth = done.as_ref().map_or(0, |d| d.depth);
-                    let value = if self.model == OpponentModel::MaxN {
-                        Value::Reward(k)
-                    } else {
-                        Value::Heuristic(k)
-                    };
-                    done = Some(Iteration { best: mv, value, pv: vec![mv], depth });
-                }
-                break;
-            }
-            let pv = s.pv[0].clone();
-            let best = pv.first().copied().or(s.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
-            self.info.iteration(&IterationInfo::new(
-                depth,
-                s.seldepth as u32,
-                value,
-                s.limits.nodes,
-                s.limits.elapsed(),
-                &pv,
-            ));
-            s.root_hint = Some(best);
-            done = Some(Iteration { best, value, pv, depth });
-            if s.heuristic == 0 {
-                // Solved: deeper iterations would give the same.
-                break;
+        let helper = |id: usize| {
+            let mut s = searcher(id);
+            let it = s.deepen(state, root_hash, max_depth, &root_moves, &mut NoInfo);
+            (it, s.limits.nodes, s.seldepth)
+        };
+        let main = || {
+            let mut s = searcher(0);
+            let it = s.deepen(state, root_hash, max_depth, &root_moves, info);
+            (it, s.root_hint, s.limits.nodes, s.seldepth, s.limits.elapsed())
+        };
+        let ((mut done, hint, mut nodes, mut seldepth, elapsed), helpers) =
+            lazy_smp(threads, &done_flag, helper, main);
+        for (it, n, sd) in helpers {
+            nodes += n;
+            seldepth = seldepth.max(sd);
+            // A helper that completed a deeper iteration than the main thread has the answer.
+            if it.as_ref().map_or(0, |c| c.depth) > done.as_ref().map_or(0, |d| d.depth) {
+                done = it;
             }
         }
         let (best_move, value, mut pv, depth) = match done {
@@ -413,13 +396,12 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
                 let value = if it.depth == 0 { Value::Unknown } else { it.value };
                 (it.best, value, it.pv, it.depth)
             }
-            None => (s.root_hint.unwrap_or(root_moves[0]), Value::Unknown, Vec::new(), 0),
+            None => (hint.unwrap_or(root_moves[0]), Value::Unknown, Vec::new(), 0),
         };
         if pv.first() != Some(&best_move) {
             pv = vec![best_move];
         }
-        let (seldepth, nodes, elapsed) = (s.seldepth as u32, s.limits.nodes, s.limits.elapsed());
-        drop(s);
+        let seldepth = seldepth as u32;
         if let Some(t) = table {
             self.table.put(t);
         }
@@ -454,7 +436,7 @@ struct Searcher<'a, G: Game, E> {
     players: usize,
     /// Mixed into table keys: scores depend on the root player and the model.
     salt: u64,
-    tt: Option<&'a mut TranspositionTable<G::Score>>,
+    tt: Option<&'a TranspositionTable<G::Score>>,
     limits: Limits,
     /// One boxed frame per ply, taken out while its node is searched (moving a box is cheap).
     frames: Vec<FrameSlot<G>>,
@@ -466,12 +448,100 @@ struct Searcher<'a, G: Game, E> {
     root_hint: Option<G::Move>,
     /// The best root move completed in this iteration, with its key value.
     root_best: Option<(G::Move, f64)>,
+    /// This thread's number in a parallel search (0: the main thread).
+    id: usize,
+    /// The number of threads searching.
+    threads: usize,
+    /// Set when one thread has the answer.
+    done: &'a AtomicBool,
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
 type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move>>>;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// Iterative deepening to `max_depth` from the root `state`, sending every completed
+    /// iteration to `info`; the last completed iteration (or, on the main thread, a better root
+    /// move of the cut-short one). Helper threads skip some depths, and a thread that
+    /// completes the last iteration or solves the tree ends every thread's search, as in
+    /// two-player alpha-beta.
+    fn deepen<I: InfoSink<G::Move>>(
+        &mut self,
+        state: &G::State,
+        root_hash: Option<u64>,
+        max_depth: u32,
+        root_moves: &[G::Move],
+        info: &mut I,
+    ) -> Option<Iteration<G::Move>> {
+        let root = self.root;
+        let mut done: Option<Iteration<G::Move>> = None;
+        for depth in 1..=max_depth {
+            if depth < max_depth && helper_skips(self.id, depth) {
+                continue;
+            }
+            if depth > 1 && self.limits.soft_expired() {
+                break;
+            }
+            self.limits.start_iteration();
+            // Best-reply layers may hold one move per player.
+            let plies = depth as usize * self.players.max(2) + 2;
+            self.ensure(plies);
+            self.root_best = None;
+            self.heuristic = 0;
+            if depth > 1 {
+                self.ordering.age();
+            }
+            let value = match self.model {
+                OpponentModel::MaxN => {
+                    let v = self.maxn(state, root_hash, depth, 0, None);
+                    let share = v.get(root.index()).copied().unwrap_or(0.0);
+                    Value::Reward(share)
+                }
+                _ => {
+                    let (lo, hi) = (-inf::<G::Score>(), inf::<G::Score>());
+                    let v = if self.model == OpponentModel::Paranoid {
+                        self.paranoid(state, root_hash, depth, 0, lo, hi)
+                    } else {
+                        self.best_reply(state, root_hash, depth, 0, lo, hi)
+                    };
+                    value_of(v, self.heuristic == 0)
+                }
+            };
+            if self.limits.aborted {
+                if let (Some((mv, k)), 0) = (self.root_best, self.id) {
+                    let depth = done.as_ref().map_or(0, |d| d.depth);
+                    let value = if self.model == OpponentModel::MaxN {
+                        Value::Reward(k)
+                    } else {
+                        Value::Heuristic(k)
+                    };
+                    done = Some(Iteration { best: mv, value, pv: vec![mv], depth });
+                }
+                break;
+            }
+            let pv = self.pv[0].clone();
+            let best = pv.first().copied().or(self.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
+            info.iteration(&IterationInfo::new(
+                depth,
+                self.seldepth as u32,
+                value,
+                self.limits.nodes,
+                self.limits.elapsed(),
+                &pv,
+            ));
+            self.root_hint = Some(best);
+            done = Some(Iteration { best, value, pv, depth });
+            // Solved (deeper iterations would give the same), or the last iteration.
+            if self.heuristic == 0 || depth == max_depth {
+                if self.threads > 1 {
+                    self.done.store(true, Ordering::Relaxed);
+                }
+                break;
+            }
+        }
+        done
+    }
+
     fn ensure(&mut self, plies: usize) {
         if self.frames.len() < plies {
             self.frames.resize_with(plies, || Some(Box::default()));
@@ -524,7 +594,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         index: usize,
         heuristic: bool,
     ) {
-        if let (Some(key), Some(tt)) = (key, self.tt.as_mut()) {
+        if let (Some(key), Some(tt)) = (key, self.tt) {
             let bound = if best <= alpha {
                 Bound::Upper
             } else if best >= beta {
@@ -950,7 +1020,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
         self.frames[ply] = Some(frame);
         let (v, i) = best.unwrap_or_else(|| (outcome_values(&Outcome::Draw, n), 0));
-        if let (Some(key), Some(tt)) = (key, self.tt.as_mut()) {
+        if let (Some(key), Some(tt)) = (key, self.tt) {
             tt.store(key, G::Score::zero(), depth.min(255) as u8, Bound::Exact, Some(i as u16));
         }
         v

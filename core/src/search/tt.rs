@@ -16,6 +16,11 @@
 //! scores are stored relative to the node ([`score_to_tt`]) and turned back into distances from
 //! the root on loading ([`score_from_tt`]).
 //!
+//! Probes and stores take `&self`, so threads of a parallel search share one table without
+//! locks. Each slot is three 64-bit words stored with relaxed atomics (plain moves on common
+//! hardware); the key word is kept xor-ed with the other two, so a slot caught half-written
+//! reads as a miss, never as a wrong entry (the "lockless hashing" of Hyatt and Mann).
+//!
 //! ```
 //! use ply::search::tt::{Bound, TranspositionTable};
 //!
@@ -28,6 +33,8 @@
 //! ```
 
 use std::marker::PhantomData;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
 use num_traits::NumCast;
 
@@ -92,6 +99,7 @@ fn unpack<S: Score>(word: u64) -> S {
     }
 }
 
+/// One entry as plain data.
 #[derive(Clone, Copy)]
 struct Slot {
     key: u64,
@@ -106,6 +114,15 @@ struct Slot {
 
 impl Slot {
     const EMPTY: Slot = Slot { key: 0, score: 0, generation: 0, best: NO_MOVE, depth: 0, flags: 0 };
+
+    /// Generation, best move, depth and flags in one word.
+    #[inline(always)]
+    fn meta(&self) -> u64 {
+        self.generation as u64
+            | (self.best as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.flags as u64) << 56
+    }
 
     #[inline]
     fn entry<S: Score>(&self) -> Entry<S> {
@@ -125,7 +142,48 @@ impl Slot {
     }
 }
 
-type Bucket = [Slot; 2];
+/// One entry as the table stores it: three words written and read without locks. The first
+/// word is the key xor the other two, so a slot read while another thread writes it (some
+/// words old, some new) yields a key that matches nothing and reads as a miss.
+#[derive(Default)]
+struct AtomicSlot {
+    check: AtomicU64,
+    score: AtomicU64,
+    meta: AtomicU64,
+}
+
+impl AtomicSlot {
+    #[inline(always)]
+    fn load(&self) -> Slot {
+        let score = self.score.load(Relaxed);
+        let meta = self.meta.load(Relaxed);
+        let key = self.check.load(Relaxed) ^ score ^ meta;
+        Slot {
+            key,
+            score,
+            generation: meta as u32,
+            best: (meta >> 32) as u16,
+            depth: (meta >> 48) as u8,
+            flags: (meta >> 56) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn save(&self, slot: &Slot) {
+        let meta = slot.meta();
+        self.score.store(slot.score, Relaxed);
+        self.meta.store(meta, Relaxed);
+        self.check.store(slot.key ^ slot.score ^ meta, Relaxed);
+    }
+
+    fn reset(&mut self) {
+        *self.check.get_mut() = 0;
+        *self.score.get_mut() = 0;
+        *self.meta.get_mut() = 0;
+    }
+}
+
+type Bucket = [AtomicSlot; 2];
 
 /// A fixed-size hash table of search results for scores of type `S`; see the
 /// [module docs](self).
@@ -166,7 +224,7 @@ impl<S> TranspositionTable<S> {
         let per = std::mem::size_of::<Bucket>().max(1);
         let n = (bytes / per).max(1);
         let n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
-        self.buckets = vec![[Slot::EMPTY; 2]; n];
+        self.buckets = std::iter::repeat_with(Bucket::default).take(n).collect();
         self.generation = 1;
     }
 
@@ -177,7 +235,7 @@ impl<S> TranspositionTable<S> {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill([Slot::EMPTY; 2]);
+        self.buckets.iter_mut().flatten().for_each(AtomicSlot::reset);
         self.generation = 1;
     }
 }
@@ -210,24 +268,27 @@ impl<S: Score> TranspositionTable<S> {
     pub fn probe(&self, key: u64, current_only: bool) -> Option<Entry<S>> {
         let b = &self.buckets[self.bucket(key)];
         b.iter()
+            .map(AtomicSlot::load)
             .find(|s| {
                 s.key == key
                     && s.generation != 0
                     && (!current_only || s.generation == self.generation)
             })
-            .map(Slot::entry)
+            .map(|s| s.entry())
     }
 
     /// Stores a result; see the [module docs](self) for the replacement scheme.
     #[inline]
-    pub fn store(&mut self, key: u64, score: S, depth: u8, bound: Bound, best: Option<u16>) {
+    pub fn store(&self, key: u64, score: S, depth: u8, bound: Bound, best: Option<u16>) {
         self.store_flagged(key, score, depth, bound, best, true);
     }
 
-    /// Stores a result, saying whether its score depends on a heuristic evaluation.
+    /// Stores a result, saying whether its score depends on a heuristic evaluation. Threads
+    /// may store and probe at once: a slot read while it is written reads as a miss, and of
+    /// two writes racing for one bucket either may win.
     #[inline]
     pub fn store_flagged(
-        &mut self,
+        &self,
         key: u64,
         score: S,
         depth: u8,
@@ -236,8 +297,7 @@ impl<S: Score> TranspositionTable<S> {
         heuristic: bool,
     ) {
         let generation = self.generation;
-        let i = self.bucket(key);
-        let bucket = &mut self.buckets[i];
+        let bucket = &self.buckets[self.bucket(key)];
         let flags = match bound {
             Bound::Exact => 0,
             Bound::Lower => 1,
@@ -245,13 +305,15 @@ impl<S: Score> TranspositionTable<S> {
         } | if heuristic { 4 } else { 0 };
         let score = pack(score);
         let mut new = Slot { key, score, generation, best: best.unwrap_or(NO_MOVE), depth, flags };
+        let preferred = bucket[0].load();
+        let other = bucket[1].load();
         if new.best == NO_MOVE {
             // Keep a known best move when the new result has none for the same position.
-            if let Some(old) = bucket.iter().find(|s| s.key == key && s.generation != 0) {
+            if let Some(old) = [preferred, other].iter().find(|s| s.key == key && s.generation != 0)
+            {
                 new.best = old.best;
             }
         }
-        let preferred = bucket[0];
         let take_preferred = preferred.generation == 0
             || preferred.key == key
             || preferred.generation != generation
@@ -259,14 +321,14 @@ impl<S: Score> TranspositionTable<S> {
         if take_preferred {
             if preferred.key != key && preferred.generation == generation {
                 // The displaced entry of this search moves to the always-replace slot.
-                bucket[1] = preferred;
-            } else if bucket[1].key == key {
+                bucket[1].save(&preferred);
+            } else if other.key == key {
                 // One position, one slot.
-                bucket[1] = Slot::EMPTY;
+                bucket[1].save(&Slot::EMPTY);
             }
-            bucket[0] = new;
+            bucket[0].save(&new);
         } else {
-            bucket[1] = new;
+            bucket[1].save(&new);
         }
     }
 
@@ -274,8 +336,11 @@ impl<S: Score> TranspositionTable<S> {
     /// first thousand buckets.
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(1000);
-        let used: usize =
-            self.buckets[..n].iter().flatten().filter(|s| s.generation == self.generation).count();
+        let used = self.buckets[..n]
+            .iter()
+            .flatten()
+            .filter(|s| s.load().generation == self.generation)
+            .count();
         (used * 1000 / (2 * n)) as u32
     }
 }
@@ -333,7 +398,7 @@ mod tests {
         let t: TranspositionTable<i32> = TranspositionTable::new(1);
         assert!(t.capacity().is_power_of_two());
         assert!(t.bytes() <= 1 << 20);
-        assert_eq!(std::mem::size_of::<Slot>(), 24);
+        assert_eq!(std::mem::size_of::<AtomicSlot>(), 24);
         let t: TranspositionTable<f64> = TranspositionTable::new(3);
         assert!(t.bytes() <= 3 << 20 && t.bytes() > 1 << 20);
     }
@@ -358,7 +423,7 @@ mod tests {
 
     #[test]
     fn deeper_entry_keeps_the_preferred_slot() {
-        let mut t = tiny();
+        let t = tiny();
         t.store(1, 10, 8, Bound::Exact, Some(0));
         t.store(2, 20, 3, Bound::Lower, Some(1));
         t.store(3, 30, 2, Bound::Upper, None);
@@ -382,7 +447,7 @@ mod tests {
 
     #[test]
     fn same_position_updates_in_place_and_keeps_its_move() {
-        let mut t = tiny();
+        let t = tiny();
         t.store(1, 10, 8, Bound::Exact, Some(4));
         t.store(2, 20, 9, Bound::Exact, Some(1));
         // Key 2 went to the preferred slot (deeper), key 1 to the always-replace slot.
@@ -394,7 +459,7 @@ mod tests {
 
     #[test]
     fn heuristic_flag_round_trips() {
-        let mut t = tiny();
+        let t = tiny();
         t.store_flagged(5, 0, 3, Bound::Exact, None, false);
         assert!(!t.probe(5, true).unwrap().heuristic);
         t.store(5, 0, 3, Bound::Exact, None);
@@ -420,5 +485,39 @@ mod tests {
         assert!(t.hashfull() > 0);
         t.clear();
         assert!(t.probe(9, false).is_none());
+    }
+
+    /// Threads storing and probing one bucket at once never read a torn entry: every entry
+    /// of key `k` carries a score and depth derived from `k`, and every hit must show them.
+    #[test]
+    fn concurrent_stores_never_read_torn() {
+        let mut t: TranspositionTable<i64> = TranspositionTable::new(0);
+        t.new_search();
+        let t = &t;
+        let derived =
+            |k: u64| ((k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as i64, (k % 200) as u8);
+        let hits: u64 = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4u64)
+                .map(|w| {
+                    scope.spawn(move || {
+                        let mut hits = 0;
+                        for i in 0..200_000u64 {
+                            let k = 1 + (i * 4 + w) % 64;
+                            let (score, depth) = derived(k);
+                            t.store(k, score, depth, Bound::Exact, Some(k as u16));
+                            let probe = 1 + (i * 7 + w * 3) % 64;
+                            if let Some(e) = t.probe(probe, true) {
+                                assert_eq!((e.score, e.depth), derived(probe), "key {probe}");
+                                assert_eq!(e.best, Some(probe as u16));
+                                hits += 1;
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert!(hits > 0);
     }
 }

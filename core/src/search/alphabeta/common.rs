@@ -23,12 +23,15 @@ pub(crate) fn inf<S: Score>() -> S {
     S::WIN + S::WIN
 }
 
-/// Node counting and the stop conditions of one search: node budget, hard time limit and the
-/// external stop flag. Time and flag are checked every 1024 nodes.
+/// Node counting and the stop conditions of one search thread: node budget, hard time limit,
+/// the external stop flag and the flag that ends every thread of a parallel search. Time and
+/// flags are checked every 1024 nodes.
 pub(crate) struct Limits {
     deadline: Deadline,
     max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
+    /// Set when one thread of a parallel search has the answer.
+    done: Option<Arc<AtomicBool>>,
     pub(crate) nodes: u64,
     pub(crate) aborted: bool,
     /// The node count at which the clock is looked at next.
@@ -47,6 +50,26 @@ impl Limits {
             deadline: Deadline::new(budget),
             max_nodes: budget.nodes,
             stop: budget.stop.clone(),
+            done: None,
+            nodes: 0,
+            aborted: false,
+            next_check: 1024,
+            iteration_start: Duration::ZERO,
+            first_move: None,
+            last_first_move: Duration::ZERO,
+        }
+    }
+
+    /// The limits of thread `id` of `threads` searching one position, made from the limits
+    /// of the whole search (before any node is counted): the same clock, a share of the node
+    /// budget, and `done`, which ends every thread's search once set.
+    pub(crate) fn for_thread(&self, threads: usize, id: usize, done: &Arc<AtomicBool>) -> Limits {
+        let t = threads.max(1) as u64;
+        Limits {
+            deadline: self.deadline,
+            max_nodes: self.max_nodes.map(|n| (n / t + u64::from((id as u64) < n % t)).max(1)),
+            stop: self.stop.clone(),
+            done: (threads > 1).then(|| done.clone()),
             nodes: 0,
             aborted: false,
             next_check: 1024,
@@ -108,16 +131,20 @@ impl Limits {
 
     /// True once the hard time limit has passed or a stop was requested.
     pub(crate) fn time_is_up(&self) -> bool {
-        self.deadline.hard_expired()
-            || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.deadline.hard_expired() || self.flagged()
+    }
+
+    /// True if the external stop flag or the parallel search's `done` flag is set.
+    fn flagged(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.done.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// True if no new iteration should start: the soft time limit passed, a stop was
     /// requested, or the time left could surely not pay for the new iteration's first root
     /// move (it costs at least what the previous iteration's did).
     pub(crate) fn soft_expired(&self) -> bool {
-        !self.deadline.can_start(self.last_first_move)
-            || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        !self.deadline.can_start(self.last_first_move) || self.flagged()
     }
 
     /// Marks the start of an iteration.
@@ -139,6 +166,45 @@ impl Limits {
     pub(crate) fn elapsed(&self) -> Duration {
         self.deadline.elapsed()
     }
+}
+
+/// Lazy SMP: runs `main` on this thread and `helper(id)` for `id` in `1..threads` on scoped
+/// threads, all searching the same position with one shared transposition table. Once `main`
+/// returns, `done` is set, which ends the helpers' searches (their limits watch it, see
+/// [`Limits::for_thread`]); their results come back in id order.
+pub(crate) fn lazy_smp<R, H: Send>(
+    threads: usize,
+    done: &AtomicBool,
+    helper: impl Fn(usize) -> H + Sync,
+    main: impl FnOnce() -> R,
+) -> (R, Vec<H>) {
+    if threads <= 1 {
+        return (main(), Vec::new());
+    }
+    std::thread::scope(|scope| {
+        let helper = &helper;
+        let handles: Vec<_> = (1..threads).map(|id| scope.spawn(move || helper(id))).collect();
+        let r = main();
+        done.store(true, Ordering::Relaxed);
+        let helpers = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect();
+        (r, helpers)
+    })
+}
+
+/// True if helper thread `id` (1 and up) of a Lazy SMP search skips iteration `depth`, so that
+/// the helpers spread over the depths around the main thread's instead of repeating its
+/// search (the skip pattern of Stockfish 8's threads).
+pub(crate) fn helper_skips(id: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
 /// The transposition table of an agent that is not generic over the game. A search takes it

@@ -69,6 +69,8 @@
 pub(crate) mod common;
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use num_traits::Zero;
@@ -79,8 +81,8 @@ use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
 use common::{
-    inf, terminal_score, value_of, window, Frame, Limits, MoveOrdering, Repetitions, TableSlot,
-    HASH_MOVE_KEY,
+    helper_skips, inf, lazy_smp, terminal_score, value_of, window, Frame, Limits, MoveOrdering,
+    Repetitions, TableSlot, HASH_MOVE_KEY,
 };
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
@@ -126,6 +128,10 @@ pub struct AlphaBetaOptions {
     /// Score a position repeated on the search path or in the game's history as a draw, for
     /// games with a [`Game::repetition_limit`].
     pub repetition: bool,
+    /// Search threads (Lazy SMP): helper threads search the same position with their own
+    /// move ordering, sharing the transposition table, and the deepest completed iteration
+    /// answers. More than one thread makes results depend on timing.
+    pub threads: usize,
     /// Fastest-first ordering: after the hash move, the moves that leave the opponent the
     /// fewest replies first (killers and history break ties). It applies every move once more
     /// to count the replies, which pays in exact endgame solving, where the smallest trees
@@ -150,6 +156,7 @@ impl Default for AlphaBetaOptions {
             margin_scores: false,
             repetition: true,
             fastest_first: false,
+            threads: 1,
         }
     }
 }
@@ -348,6 +355,24 @@ impl<E, I> AlphaBeta<E, I> {
         self
     }
 
+    /// This agent searching on `threads` threads (Lazy SMP, see
+    /// [`AlphaBetaOptions::threads`]; 0 means 1).
+    ///
+    /// ```
+    /// use ply::{Game, search::{Agent, Budget, Position, Value}};
+    /// use ply::search::alphabeta::AlphaBeta;
+    /// use ply::games::TicTacToe;
+    ///
+    /// let game = TicTacToe;
+    /// let mut engine = AlphaBeta::new().with_tt_mb(1).with_threads(2);
+    /// let report = engine.choose(&game, Position::new(&game.initial_state()), &Budget::depth(9));
+    /// assert_eq!(report.unwrap().value, Value::Draw);
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.options.threads = threads.max(1);
+        self
+    }
+
     /// This agent evaluating heuristic leaves with `eval` instead of its current evaluator.
     ///
     /// ```
@@ -459,74 +484,52 @@ impl<E, I> AlphaBeta<E, I> {
         if let Some(t) = table.as_mut() {
             t.new_search();
         }
-        let reps = Repetitions::new(
-            position.history,
-            root_hash,
-            o.repetition && game.repetition_limit().is_some() && root_hash.is_some(),
-        );
-        let mut s = Searcher {
+        let threads = o.threads.max(1);
+        let done_flag = Arc::new(AtomicBool::new(false));
+        let (eval, info, table_ref) = (&self.eval, &mut self.info, table.as_ref());
+        let searcher = |id: usize| Searcher {
             game,
-            eval: &self.eval,
+            eval,
             o,
-            tt: table.as_mut(),
-            limits,
+            tt: table_ref,
+            limits: limits.for_thread(threads, id, &done_flag),
             frames: Vec::new(),
             ordering: MoveOrdering::new(o.killers, o.history, game.move_key_space(), 2),
             pv: Vec::new(),
-            reps,
+            reps: Repetitions::new(
+                position.history,
+                root_hash,
+                o.repetition && game.repetition_limit().is_some() && root_hash.is_some(),
+            ),
             seldepth: 0,
             heuristic: 0,
             root_hint: None,
             root_best: None,
+            id,
+            threads,
+            done: &done_flag,
         };
-        let mut done: Option<Completed<G::Move, G::Score>> = None;
-        for depth in 1..=max_depth {
-            if depth > 1 && s.limits.soft_expired() {
-                break;
-            }
-            s.limits.start_iteration();
-            s.ensure((depth + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2);
-            s.root_best = None;
-            s.heuristic = 0;
-            if depth > 1 {
-                s.ordering.age();
-            }
-            let score = s.aspirated(state, root_hash, depth, done.as_ref().map(|d| d.score));
-            if s.limits.aborted {
-                if let Some((mv, sc)) = s.root_best {
-                    // A root move completed in the cut-short iteration beat the previous best.
-                    done = Some(Completed {
-                        best: mv,
-                        score: sc,
-                        pv: vec![mv],
-                        depth: done.as_ref().map_or(0, |d| d.depth),
-                        exact: false,
-                    });
-                }
-                break;
-            }
-            let pv = s.pv[0].clone();
-            let best = pv.first().copied().or(s.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
-            let exact = s.heuristic == 0;
-            let c = Completed { best, score, pv, depth, exact };
-            self.info.iteration(&IterationInfo::new(
-                depth,
-                s.seldepth as u32,
-                value_of(score, exact),
-                s.limits.nodes,
-                s.limits.elapsed(),
-                &c.pv,
-            ));
-            s.root_hint = Some(best);
-            done = Some(c);
-            let solved = exact || score.plies_to_end().is_some_and(|n| n <= depth);
-            if solved {
-                break;
+        let helper = |id: usize| {
+            let mut s = searcher(id);
+            let c = s.deepen(state, root_hash, max_depth, &root_moves, &mut NoInfo);
+            (c, s.limits.nodes, s.seldepth)
+        };
+        let main = || {
+            let mut s = searcher(0);
+            let c = s.deepen(state, root_hash, max_depth, &root_moves, info);
+            (c, s.root_hint, s.limits.nodes, s.seldepth, s.limits.elapsed())
+        };
+        let ((mut done, hint, mut nodes, mut seldepth, elapsed), helpers) =
+            lazy_smp(threads, &done_flag, helper, main);
+        for (c, n, sd) in helpers {
+            nodes += n;
+            seldepth = seldepth.max(sd);
+            // A helper that completed a deeper iteration than the main thread has the answer.
+            if c.as_ref().map_or(0, |c| c.depth) > done.as_ref().map_or(0, |d| d.depth) {
+                done = c;
             }
         }
-        let (elapsed, seldepth, nodes) = (s.limits.elapsed(), s.seldepth as u32, s.limits.nodes);
-        let hint = s.root_hint;
-        drop(s);
+        let seldepth = seldepth as u32;
         if let Some(t) = table {
             self.table.put(t);
         }
@@ -575,8 +578,11 @@ struct Completed<M, S> {
 
 impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for AlphaBeta<E, I> {
     fn name(&self) -> String {
+        let threads = self.options.threads;
         if self.options == AlphaBetaOptions::plain() {
             "alphabeta(plain)".to_string()
+        } else if threads > 1 {
+            format!("alphabeta(threads={threads})")
         } else {
             "alphabeta".to_string()
         }
@@ -605,7 +611,7 @@ struct Searcher<'a, G: Game, E> {
     game: &'a G,
     eval: &'a E,
     o: &'a AlphaBetaOptions,
-    tt: Option<&'a mut TranspositionTable<G::Score>>,
+    tt: Option<&'a TranspositionTable<G::Score>>,
     limits: Limits,
     /// One boxed frame per ply, taken out while its node is searched (moving a box is cheap).
     frames: Vec<FrameSlot<G>>,
@@ -618,12 +624,86 @@ struct Searcher<'a, G: Game, E> {
     heuristic: u64,
     root_hint: Option<G::Move>,
     root_best: Option<(G::Move, G::Score)>,
+    /// This thread's number in a parallel search (0: the main thread).
+    id: usize,
+    /// The number of threads searching.
+    threads: usize,
+    /// Set when one thread has the answer (see [`lazy_smp`]).
+    done: &'a AtomicBool,
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
 type FrameSlot<G> = Option<Box<Frame<<G as Game>::Move>>>;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// Iterative deepening to `max_depth` from the root `state`, sending every completed
+    /// iteration to `info`; the last completed iteration (or, on the main thread, a better root
+    /// move of the cut-short one). A helper thread of a parallel search skips some depths
+    /// ([`helper_skips`]); a thread that completes the last iteration, or solves the tree, ends
+    /// every thread's search.
+    fn deepen<I: InfoSink<G::Move>>(
+        &mut self,
+        state: &G::State,
+        root_hash: Option<u64>,
+        max_depth: u32,
+        root_moves: &[G::Move],
+        info: &mut I,
+    ) -> Option<Completed<G::Move, G::Score>> {
+        let o = self.o;
+        let mut done: Option<Completed<G::Move, G::Score>> = None;
+        for depth in 1..=max_depth {
+            if depth < max_depth && helper_skips(self.id, depth) {
+                continue;
+            }
+            if depth > 1 && self.limits.soft_expired() {
+                break;
+            }
+            self.limits.start_iteration();
+            self.ensure((depth + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2);
+            self.root_best = None;
+            self.heuristic = 0;
+            if depth > 1 {
+                self.ordering.age();
+            }
+            let score = self.aspirated(state, root_hash, depth, done.as_ref().map(|d| d.score));
+            if self.limits.aborted {
+                if let (Some((mv, sc)), 0) = (self.root_best, self.id) {
+                    // A root move completed in the cut-short iteration beat the previous best.
+                    done = Some(Completed {
+                        best: mv,
+                        score: sc,
+                        pv: vec![mv],
+                        depth: done.as_ref().map_or(0, |d| d.depth),
+                        exact: false,
+                    });
+                }
+                break;
+            }
+            let pv = self.pv[0].clone();
+            let best = pv.first().copied().or(self.root_best.map(|b| b.0)).unwrap_or(root_moves[0]);
+            let exact = self.heuristic == 0;
+            let c = Completed { best, score, pv, depth, exact };
+            info.iteration(&IterationInfo::new(
+                depth,
+                self.seldepth as u32,
+                value_of(score, exact),
+                self.limits.nodes,
+                self.limits.elapsed(),
+                &c.pv,
+            ));
+            self.root_hint = Some(best);
+            done = Some(c);
+            let solved = exact || score.plies_to_end().is_some_and(|n| n <= depth);
+            if solved || depth == max_depth {
+                if self.threads > 1 {
+                    self.done.store(true, Ordering::Relaxed);
+                }
+                break;
+            }
+        }
+        done
+    }
+
     fn ensure(&mut self, plies: usize) {
         if self.frames.len() < plies {
             self.frames.resize_with(plies, || Some(Box::default()));
@@ -778,7 +858,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 if self.limits.aborted {
                     return v;
                 }
-                if let (Some(key), Some(tt)) = (tt_key, self.tt.as_mut()) {
+                if let (Some(key), Some(tt)) = (tt_key, self.tt) {
                     let bound = if v >= beta {
                         Bound::Lower
                     } else if v <= alpha {
@@ -895,7 +975,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         self.frames[ply] = Some(frame);
-        if let (Some(key), Some(tt)) = (tt_key, self.tt.as_mut()) {
+        if let (Some(key), Some(tt)) = (tt_key, self.tt) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best <= alpha_before {

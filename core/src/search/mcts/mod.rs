@@ -430,7 +430,7 @@ fn principal_variation<M: Copy + PartialEq>(tree: &Tree<M>, first: M) -> Vec<M> 
     pv
 }
 
-impl<G: Game + Sync, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
+impl<G: Game, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
     fn name(&self) -> String {
         let mut name = format!("mcts(c={:.2}", self.exploration);
         if self.threads > 1 {
