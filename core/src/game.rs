@@ -444,6 +444,24 @@ pub trait Game: Sync {
         self.generate_moves(state, &mut moves);
         moves.len() as u64
     }
+
+    /// Passes the turn in `state` without a move (a *null move*, for null-move pruning), and
+    /// says whether it did. Null-move pruning assumes that moving is never worse than passing;
+    /// in games with zugzwang (checkers endings, Connect Four's odd and even threats) that is
+    /// false, and such a game keeps the default, which leaves the state as it is and answers
+    /// false. A game that allows it flips the player to move (and keeps its hash consistent)
+    /// and may decline case by case, say with few pieces left.
+    fn null_move(&self, _state: &mut Self::State) -> bool {
+        false
+    }
+
+    /// True if the search should look one ply deeper after the move from `state` to `child`
+    /// (a capture still pending, a promotion, a threat that needs an answer). The default
+    /// extends nothing; alpha-beta also extends moves that are the only legal reply, with
+    /// [`extensions`](crate::search::alphabeta::AlphaBetaOptions::extensions) on.
+    fn extends(&self, _state: &Self::State, _child: &Self::State) -> bool {
+        false
+    }
 }
 
 /// What a game's endgame solver ([`Game::solve_endgame`]) may spend: it counts the positions

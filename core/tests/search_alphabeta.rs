@@ -433,3 +433,96 @@ fn parallel_search_answers_with_a_legal_line() {
         game.apply(&mut state, mv);
     }
 }
+
+/// A corridor: the first player chooses between a draw (move 1) and a line of `length`
+/// forced single moves (move 0) that ends in a win for the first player.
+struct Corridor {
+    length: u8,
+}
+
+impl Game for Corridor {
+    /// `(branch, plies)`: branch 0 is the corridor, 1 the draw, 2 the start.
+    type State = (u8, u8);
+    type Move = u8;
+    type Score = i32;
+    fn initial_state(&self) -> (u8, u8) {
+        (2, 0)
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, s: &(u8, u8)) -> Player {
+        Player::new(usize::from(s.1 % 2))
+    }
+    fn generate_moves(&self, s: &(u8, u8), moves: &mut MoveList<u8>) {
+        moves.clear();
+        match s.0 {
+            2 => moves.extend([0, 1]),
+            0 if s.1 <= self.length => moves.push(0),
+            _ => {}
+        }
+    }
+    fn apply(&self, s: &mut (u8, u8), mv: u8) {
+        if s.0 == 2 {
+            s.0 = mv;
+        }
+        s.1 += 1;
+    }
+    fn outcome(&self, s: &(u8, u8)) -> Option<Outcome> {
+        match s.0 {
+            1 => Some(Outcome::Draw),
+            0 if s.1 > self.length => Some(Outcome::Winner(Player(0))),
+            _ => None,
+        }
+    }
+    fn evaluate(&self, _: &(u8, u8), _: Player) -> i32 {
+        0
+    }
+}
+
+/// Extensions look through forced lines: a depth-2 search sees the win at the end of a
+/// corridor of only moves, which it cannot see without them.
+#[test]
+fn extensions_follow_forced_lines() {
+    let game = Corridor { length: 4 };
+    let s = game.initial_state();
+    let off = AlphaBetaOptions { tt: false, ..AlphaBetaOptions::default() };
+    let on = AlphaBetaOptions { extensions: true, ..off.clone() };
+    let r = AlphaBeta::with_options(off).choose(&game, Position::new(&s), &Budget::depth(2));
+    assert_eq!(r.unwrap().value, Value::Heuristic(0.0));
+    let r = AlphaBeta::with_options(on).choose(&game, Position::new(&s), &Budget::depth(2));
+    let r = r.unwrap();
+    assert_eq!((r.value, r.best_move, r.depth), (Value::Win(5), 0, 2));
+}
+
+/// Late-move reductions, null-move pruning and IID keep proven results on small games, and a
+/// game that declines null moves (the default) is searched the same with pruning on.
+#[test]
+fn selective_search_keeps_proven_results() {
+    let all = AlphaBetaOptions {
+        lmr: true,
+        null_move: true,
+        iid: true,
+        extensions: true,
+        tt_mb: 1,
+        ..AlphaBetaOptions::default()
+    };
+    let game = TicTacToe;
+    let mut engine = AlphaBeta::with_options(all.clone());
+    // Reduced lines end at the horizon, so the draw may show as an even evaluation.
+    let v = choose(&mut engine, &game, &game.initial_state(), &Budget::depth(9));
+    assert!(matches!(v, Value::Draw | Value::Heuristic(0.0)), "{v:?}");
+    let s = game.parse_state("xx.oo....").unwrap();
+    assert_eq!(choose(&mut engine, &game, &s, &Budget::depth(9)), Value::Win(1));
+    let s = game.parse_state("x.x.o.x.o").unwrap();
+    assert_eq!(choose(&mut engine, &game, &s, &Budget::depth(9)), Value::Loss(2));
+    let c4 = ConnectFour::standard();
+    let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
+    assert_eq!(choose(&mut engine, &c4, &s, &Budget::depth(6)), Value::Win(3));
+
+    let null = AlphaBetaOptions { null_move: true, ..AlphaBetaOptions::default() };
+    let s = c4.initial_state();
+    let a = AlphaBeta::new().choose(&c4, Position::new(&s), &Budget::depth(8)).unwrap();
+    let b = AlphaBeta::with_options(null).choose(&c4, Position::new(&s), &Budget::depth(8));
+    assert_eq!(a.nodes, b.unwrap().nodes);
+}

@@ -25,9 +25,11 @@ use crate::engines::nboard::NBoardClient;
 use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
-pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL]
-                                                        two-player alpha-beta (plain=true: no enhancements;
-                                                        endgame=true: exact margins, fastest-first ordering)
+pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL,
+            lmr=BOOL,null=BOOL,iid=BOOL,ext=BOOL]       two-player alpha-beta (plain=true: no enhancements;
+                                                        endgame=true: exact margins, fastest-first ordering;
+                                                        lmr, null, iid, ext: late-move reductions, null-move
+                                                        pruning, internal iterative deepening, extensions)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
   paranoid[:depth=N,time=T,nodes=N,tt=MB,threads=N]     N-player alpha-beta, paranoid opponents
   maxn[:depth=N,time=T,nodes=N,tt=MB,threads=N]         N-player max^n
@@ -43,6 +45,15 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
 
 /// The largest transposition table a spec may ask for, in MiB (16 GiB).
 pub const MAX_TT_MB: usize = 16_384;
+
+/// The keys of alpha-beta's selective switches ([`AgentSpec::selective`]) and the options
+/// they set.
+pub const SELECTIVE: [(&str, fn(&mut AlphaBetaOptions) -> &mut bool); 4] = [
+    ("lmr", |o| &mut o.lmr),
+    ("null", |o| &mut o.null_move),
+    ("iid", |o| &mut o.iid),
+    ("ext", |o| &mut o.extensions),
+];
 
 /// The most search threads a spec may ask for.
 pub const MAX_THREADS: usize = 256;
@@ -109,9 +120,10 @@ impl Algorithm {
     /// The option keys this algorithm accepts.
     pub fn keys(self) -> &'static [&'static str] {
         match self {
-            Algorithm::AlphaBeta => {
-                &["depth", "time", "nodes", "tt", "threads", "plain", "endgame", "eval", "seed"]
-            }
+            Algorithm::AlphaBeta => &[
+                "depth", "time", "nodes", "tt", "threads", "plain", "endgame", "lmr", "null",
+                "iid", "ext", "eval", "seed",
+            ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
                 "seed",
@@ -228,6 +240,9 @@ pub struct AgentSpec {
     pub plain: Option<bool>,
     /// Alpha-beta's exact endgame mode ([`AlphaBetaOptions::endgame`]).
     pub endgame: Option<bool>,
+    /// Alpha-beta's selective switches, in the order of [`SELECTIVE`]: late-move reductions,
+    /// null-move pruning, internal iterative deepening, extensions (`None`: the default).
+    pub selective: [Option<bool>; 4],
     /// MCTS exploration constant.
     pub c: Option<f64>,
     /// Search threads: root-parallel trees for MCTS, Lazy SMP for the alpha-beta family.
@@ -259,6 +274,7 @@ impl AgentSpec {
             tt_mb: None,
             plain: None,
             endgame: None,
+            selective: [None; 4],
             c: None,
             threads: None,
             cutoff: None,
@@ -312,13 +328,19 @@ impl AgentSpec {
         let seed = self.effective_seed(seed);
         Ok(match self.algorithm {
             Algorithm::AlphaBeta => {
-                let mut a = if self.plain == Some(true) {
-                    AlphaBeta::with_options(AlphaBetaOptions::plain())
+                let mut options = if self.plain == Some(true) {
+                    AlphaBetaOptions::plain()
                 } else if self.endgame == Some(true) {
-                    AlphaBeta::with_options(AlphaBetaOptions::endgame())
+                    AlphaBetaOptions::endgame()
                 } else {
-                    AlphaBeta::new()
+                    AlphaBetaOptions::default()
                 };
+                for ((_, switch), value) in SELECTIVE.iter().zip(self.selective) {
+                    if let Some(v) = value {
+                        *switch(&mut options) = v;
+                    }
+                }
+                let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {
                     a = a.with_tt_mb(mb);
                 }
@@ -557,6 +579,11 @@ impl FromStr for AgentSpec {
                     let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
                     set(&mut spec.endgame, v, duplicate)?
                 }
+                key if SELECTIVE.iter().any(|(k, _)| *k == key) => {
+                    let i = SELECTIVE.iter().position(|(k, _)| *k == key).unwrap_or(0);
+                    let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
+                    set(&mut spec.selective[i], v, duplicate)?
+                }
                 "c" => {
                     let v = value
                         .parse::<f64>()
@@ -641,6 +668,11 @@ impl fmt::Display for AgentSpec {
         if let Some(v) = self.endgame {
             options.push(format!("endgame={v}"));
         }
+        for ((key, _), value) in SELECTIVE.iter().zip(self.selective) {
+            if let Some(v) = value {
+                options.push(format!("{key}={v}"));
+            }
+        }
         if let Some(v) = self.c {
             options.push(format!("c={v}"));
         }
@@ -701,6 +733,9 @@ mod tests {
         assert_eq!((s.solver, s.reuse), (Some(false), Some(true)));
         assert_eq!(spec("paranoid:depth=4").algorithm, Algorithm::Paranoid);
         assert_eq!(spec("alphabeta:time=1s,threads=2").threads, Some(2));
+        let s = spec("alphabeta:lmr=false,null=true,iid=true,ext=false");
+        assert_eq!(s.selective, [Some(false), Some(true), Some(true), Some(false)]);
+        assert_eq!(s.to_string(), "alphabeta:lmr=false,null=true,iid=true,ext=false");
         assert_eq!(spec("paranoid:threads=3").to_string(), "paranoid:threads=3");
         assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
         assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);

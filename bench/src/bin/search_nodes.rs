@@ -5,14 +5,16 @@
 //!
 //! ```text
 //! cargo run --release -p ply-bench --bin search_nodes [game ...] [--depth-delta N] [--ablate]
-//!     [--threads N]
+//!     [--only VARIANT] [--threads N]
 //! ```
 //!
 //! Games: `checkers`, `draughts`, `othello`, `connect4` (all by default). `--depth-delta`
 //! adds `N` (may be negative) to every game's depth. `--ablate` measures the default search
 //! and then the search with each enhancement switched the other way in turn (PVS, aspiration
-//! windows, the transposition table, killers, history), one total per game and variant: what
-//! each enhancement saves to a fixed depth. `--threads N` searches with `N` threads (Lazy SMP):
+//! windows, the transposition table, killers, history, internal iterative deepening, late-move
+//! reductions, null-move pruning, extensions), one total per game and variant: what each
+//! enhancement saves to a fixed depth (or, for the selective ones, costs in nodes). `--only`
+//! measures the default and the one variant whose name starts with `VARIANT` (`lmr`, `iid`...). `--threads N` searches with `N` threads (Lazy SMP):
 //! compare the times with those of one thread for the parallel speed-up to a fixed depth.
 
 use std::time::Instant;
@@ -99,12 +101,16 @@ fn variants(ablate: bool) -> Vec<(String, AlphaBetaOptions)> {
     let d = AlphaBetaOptions::default();
     let mut v = vec![("default".to_string(), d.clone())];
     if ablate {
-        let flips: [Switch; 5] = [
+        let flips: [Switch; 9] = [
             ("pvs", |o| &mut o.pvs),
             ("aspiration", |o| &mut o.aspiration),
             ("tt", |o| &mut o.tt),
             ("killers", |o| &mut o.killers),
             ("history", |o| &mut o.history),
+            ("iid", |o| &mut o.iid),
+            ("lmr", |o| &mut o.lmr),
+            ("null-move", |o| &mut o.null_move),
+            ("extensions", |o| &mut o.extensions),
         ];
         for (name, flag) in flips {
             let mut o = d.clone();
@@ -122,12 +128,15 @@ fn main() {
     let mut delta: i64 = 0;
     let mut ablate = false;
     let mut threads = 1;
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--depth-delta" {
             delta = args.next().and_then(|d| d.parse().ok()).expect("--depth-delta N");
         } else if a == "--threads" {
             threads = args.next().and_then(|d| d.parse().ok()).expect("--threads N");
+        } else if a == "--only" {
+            only = Some(args.next().expect("--only VARIANT"));
         } else if a == "--ablate" {
             ablate = true;
         } else {
@@ -140,7 +149,10 @@ fn main() {
     }
     let depth = |d: i64| (d + delta).max(1) as u32;
     let mut summary = Vec::new();
-    for (variant, mut o) in variants(ablate) {
+    let chosen = variants(ablate || only.is_some())
+        .into_iter()
+        .filter(|(v, _)| only.as_ref().is_none_or(|x| v.starts_with(x.as_str()) || v == "default"));
+    for (variant, mut o) in chosen {
         o.threads = threads;
         println!("\n{variant} ({threads} thread{})", if threads == 1 { "" } else { "s" });
         println!("{:<10} {:<8} {:>5} {:>12} {:>9}", "game", "position", "depth", "nodes", "time");
@@ -158,7 +170,7 @@ fn main() {
             summary.push((variant.clone(), g.clone(), total));
         }
     }
-    if ablate {
+    if ablate || only.is_some() {
         println!("\n{:<14} {:<10} {:>12} {:>9}", "variant", "game", "nodes", "vs default");
         for (variant, game, total) in &summary {
             let base = summary.iter().find(|(v, g, _)| v == "default" && g == game).map(|s| s.2);

@@ -30,8 +30,10 @@
 //! checked option sets are: plain alpha-beta, PVS alone, the transposition table alone (with
 //! [`AlphaBetaOptions::tt_exact_depth`], since a deeper stored result legitimately changes a
 //! fixed-depth value), aspiration windows alone (with a narrow window, so that re-searches
-//! happen), killers plus history alone, quiescence alone, all of them together, and margin
-//! scores (plain, and with everything on). Repetition draws are off throughout: they depend on
+//! happen), killers plus history alone, internal iterative deepening (with the table),
+//! quiescence alone, all of them together, and margin scores (plain, and with everything on).
+//! Late-move reductions, null-move pruning and extensions are left out: they change the tree
+//! searched, so they are judged by play. Repetition draws are off throughout: they depend on
 //! the path, which plain minimax does not share with a transposition table.
 //!
 //! ```
@@ -129,9 +131,14 @@ pub fn check_agreement<G: Game>(
         tt_exact_depth: true,
         repetition: false,
         max_quiescence_depth: QUIESCENCE_DEPTH,
+        iid: true,
+        // Reductions, null moves and extensions change the searched tree: judged by play.
+        lmr: false,
+        null_move: false,
+        extensions: false,
         ..AlphaBetaOptions::default()
     };
-    let sets: [(&'static str, AlphaBetaOptions); 9] = [
+    let sets: [(&'static str, AlphaBetaOptions); 10] = [
         ("plain", base.clone()),
         ("pvs", AlphaBetaOptions { pvs: true, ..base.clone() }),
         ("tt", AlphaBetaOptions { tt: true, tt_exact_depth: true, ..base.clone() }),
@@ -140,6 +147,7 @@ pub fn check_agreement<G: Game>(
             AlphaBetaOptions { aspiration: true, aspiration_window: 1.0, ..base.clone() },
         ),
         ("ordering", AlphaBetaOptions { killers: true, history: true, ..base.clone() }),
+        ("iid", AlphaBetaOptions { iid: true, tt: true, tt_exact_depth: true, ..base.clone() }),
         (
             "quiescence",
             AlphaBetaOptions {

@@ -143,6 +143,10 @@ pub enum Rule {
     NoEnd,
     /// Move keys: every [`Game::move_key`] of a legal move is below [`Game::move_key_space`].
     MoveKey,
+    /// Null moves: in an unfinished game [`Game::null_move`] either leaves the state as it was
+    /// and says so, or passes the turn to another player; in a two-player game passing back restores the state
+    /// and its hash, and the passed state survives the notation round trip.
+    NullMove,
     /// Notation: formatting a legal move and parsing the text gives the move back.
     MoveRoundTrip,
     /// Notation: formatting a position and parsing the text gives the position back.
@@ -168,6 +172,7 @@ impl fmt::Display for Rule {
             Rule::SharedClone => "independent clones (contract 8)",
             Rule::NoEnd => "every game ends (contract 9)",
             Rule::MoveKey => "move key below the key space",
+            Rule::NullMove => "null move passes the turn",
             Rule::MoveRoundTrip => "move notation round trip",
             Rule::StateRoundTrip => "position notation round trip",
             Rule::Malformed => "malformed text is rejected",
@@ -566,7 +571,42 @@ impl<G: Game> Walk<'_, G> {
                 format!("hashing {} twice gave different values", shown()),
             ));
         }
+        self.check_null_move(to_move, hash)?;
         self.check_seen(to_move, hash)
+    }
+
+    /// The null-move rule at the current state (to move `to_move`, hash `hash`).
+    fn check_null_move(&self, to_move: Player, hash: Option<u64>) -> Result<(), Fault> {
+        let (game, state) = (self.game, &self.state);
+        if self.moves.is_empty() {
+            // Search never passes in a finished game.
+            return Ok(());
+        }
+        let shown = || self.show(state);
+        let mut passed = state.clone();
+        let did = guard(|| format!("null_move on {}", shown()), || game.null_move(&mut passed))?;
+        if !did {
+            if passed != *state {
+                let detail = format!("null_move declined but changed {}", shown());
+                return Err(fault(Rule::NullMove, detail));
+            }
+            return Ok(());
+        }
+        let other =
+            guard(|| format!("to_move after a pass from {}", shown()), || game.to_move(&passed))?;
+        let mut back = passed.clone();
+        let again =
+            guard(|| format!("null_move twice from {}", shown()), || game.null_move(&mut back))?;
+        let two = game.num_players() == 2;
+        if other == to_move || (two && (!again || back != *state || self.hash(&back)? != hash)) {
+            let detail = format!(
+                "passing from {} left {other:?} to move; passing back {}",
+                shown(),
+                if back == *state { "restored it" } else { "did not restore it" }
+            );
+            return Err(fault(Rule::NullMove, detail));
+        }
+        Ok(())
     }
 
     /// Point 7 across the run: equal states have equal hashes, and states with equal hashes
@@ -682,6 +722,18 @@ fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<
         return Err(fault(Rule::StateRoundTrip, detail));
     }
     ctx.report.positions_round_tripped += 1;
+    // A passed position (which search reaches) is a position like any other.
+    let mut passed = state.clone();
+    if exact && !moves.is_empty() && game.null_move(&mut passed) {
+        let text = guard(|| format!("format_state on {passed:?}"), || game.format_state(&passed))?;
+        let back = guard(|| format!("parse_state {text:?}"), || game.parse_state(&text))?;
+        if !matches!(&back, Ok(s) if *s == passed) {
+            let detail = format!(
+                "after a pass from {shown}, {passed:?} is written {text:?}, which parses as {back:?}"
+            );
+            return Err(fault(Rule::NullMove, detail));
+        }
+    }
     // Cut and corrupted texts may parse or not, but must not panic.
     let cut: String = text.chars().take(text.chars().count() / 2).collect();
     for noisy in

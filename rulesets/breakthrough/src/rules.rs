@@ -295,6 +295,13 @@ impl Game for Breakthrough {
 
     /// Zobrist: the XOR of the key of every pawn on its square, and of a key for Black to
     /// move.
+    /// Passes the turn: zugzwang is rare in Breakthrough, where a pawn can almost always
+    /// step forward without harm.
+    fn null_move(&self, state: &mut BreakthroughState) -> bool {
+        state.side = state.side.opponent();
+        true
+    }
+
     fn hash(&self, state: &BreakthroughState) -> Option<u64> {
         let mut key = if state.side == Player::SECOND { BLACK_TO_MOVE } else { 0 };
         for (keys, &pawns) in PAWN_KEYS.iter().zip(&state.pawns) {

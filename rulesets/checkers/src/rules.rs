@@ -125,6 +125,9 @@ pub struct Piece {
     pub king: bool,
 }
 
+/// The fewest pieces per side with which [`Game::null_move`] passes the turn.
+pub const NULL_MOVE_PIECES: u32 = 5;
+
 /// A position: the board size, the pieces on the dark squares, the side to move and the count
 /// of plies since the last capture or man move.
 ///
@@ -578,6 +581,17 @@ impl Game for EnglishCheckers {
     #[inline]
     fn is_quiet(&self, state: &CheckersState) -> bool {
         !self.has_capture(state)
+    }
+
+    /// Passes the turn while each side has at least [`NULL_MOVE_PIECES`] pieces; declines
+    /// after that, where zugzwang (the move, the opposition) decides games.
+    fn null_move(&self, state: &mut CheckersState) -> bool {
+        if state.pieces.iter().map(|p| p.count_ones()).min().unwrap_or(0) < NULL_MOVE_PIECES {
+            return false;
+        }
+        state.side ^= 1;
+        state.hash ^= ZOBRIST_SIDE;
+        true
     }
 
     fn repetition_limit(&self) -> Option<u32> {

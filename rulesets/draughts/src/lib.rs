@@ -49,4 +49,6 @@ mod rules;
 pub use error::{Error, MoveError, ParseFenError, ParseMoveError};
 pub use movegen::Move;
 pub use notation::MoveText;
-pub use rules::{perft_fast, DraughtsState, DrawRules, InternationalDraughts, Piece};
+pub use rules::{
+    perft_fast, DraughtsState, DrawRules, InternationalDraughts, Piece, NULL_MOVE_PIECES,
+};

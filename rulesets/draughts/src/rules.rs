@@ -109,6 +109,9 @@ impl InternationalDraughts {
     }
 }
 
+/// The fewest pieces per side with which [`Game::null_move`] passes the turn.
+pub const NULL_MOVE_PIECES: u32 = 6;
+
 /// A position: the pieces, the side to move and the counters of the draw rules.
 ///
 /// States compare equal only when the counters agree as well; [`Game::hash`] covers the
@@ -411,6 +414,18 @@ impl Game for InternationalDraughts {
 
     fn is_quiet(&self, state: &DraughtsState) -> bool {
         !movegen::has_capture(&state.pieces, state.white_to_move)
+    }
+
+    /// Passes the turn while each side has at least [`NULL_MOVE_PIECES`] pieces; declines
+    /// after that, where zugzwang (the opposition of man endings) decides games.
+    fn null_move(&self, state: &mut DraughtsState) -> bool {
+        let p = &state.pieces;
+        if p.white.count_ones().min(p.black.count_ones()) < NULL_MOVE_PIECES {
+            return false;
+        }
+        state.white_to_move = !state.white_to_move;
+        state.hash ^= ZOBRIST_BLACK;
+        true
     }
 
     fn repetition_limit(&self) -> Option<u32> {

@@ -128,6 +128,22 @@ pub struct AlphaBetaOptions {
     /// Score a position repeated on the search path or in the game's history as a draw, for
     /// games with a [`Game::repetition_limit`].
     pub repetition: bool,
+    /// Late-move reductions: at 3 or more plies from the horizon, quiet moves after the first
+    /// three of a quiet position (the game's [`Game::is_quiet`] of both) are searched one ply
+    /// shallower (two from the sixth move at 6 plies) with a null window, and again at full
+    /// depth only if they beat alpha. Needs `pvs`.
+    pub lmr: bool,
+    /// Null-move pruning where the game allows it ([`Game::null_move`]): outside the principal
+    /// variation, at 3 or more plies from the horizon, a quiet position whose evaluation is at
+    /// least beta is cut off if passing, searched `2 + depth / 6` plies shallower, still
+    /// fails high.
+    pub null_move: bool,
+    /// Internal iterative deepening: a node 5 or more plies from the horizon with no hash move
+    /// is first searched 2 plies shallower for one (needs the table).
+    pub iid: bool,
+    /// Search one ply deeper after an only legal reply and after the moves the game's
+    /// [`Game::extends`] names, up to twice the iteration's depth from the root.
+    pub extensions: bool,
     /// Search threads (Lazy SMP): helper threads search the same position with their own
     /// move ordering, sharing the transposition table, and the deepest completed iteration
     /// answers. More than one thread makes results depend on timing.
@@ -156,6 +172,10 @@ impl Default for AlphaBetaOptions {
             margin_scores: false,
             repetition: true,
             fastest_first: false,
+            lmr: false,
+            null_move: false,
+            iid: false,
+            extensions: false,
             threads: 1,
         }
     }
@@ -178,6 +198,10 @@ impl AlphaBetaOptions {
             margin_scores: false,
             repetition: false,
             fastest_first: false,
+            lmr: false,
+            null_move: false,
+            iid: false,
+            extensions: false,
             ..AlphaBetaOptions::default()
         }
     }
@@ -191,6 +215,9 @@ impl AlphaBetaOptions {
             margin_scores: true,
             fastest_first: true,
             quiescence: false,
+            lmr: false,
+            null_move: false,
+            extensions: false,
             ..AlphaBetaOptions::default()
         }
     }
@@ -505,6 +532,8 @@ impl<E, I> AlphaBeta<E, I> {
             heuristic: 0,
             root_hint: None,
             root_best: None,
+            null_path: Vec::new(),
+            root_depth: 0,
             id,
             threads,
             done: &done_flag,
@@ -624,6 +653,10 @@ struct Searcher<'a, G: Game, E> {
     heuristic: u64,
     root_hint: Option<G::Move>,
     root_best: Option<(G::Move, G::Score)>,
+    /// `null_path[ply]`: the move into `ply` was a null move.
+    null_path: Vec<bool>,
+    /// The depth of the current iteration.
+    root_depth: u32,
     /// This thread's number in a parallel search (0: the main thread).
     id: usize,
     /// The number of threads searching.
@@ -659,7 +692,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 break;
             }
             self.limits.start_iteration();
-            self.ensure((depth + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2);
+            self.root_depth = depth;
+            let main_line = if o.extensions { 2 * depth } else { depth };
+            self.ensure(
+                (main_line + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2,
+            );
             self.root_best = None;
             self.heuristic = 0;
             if depth > 1 {
@@ -711,7 +748,45 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         while self.pv.len() < plies + 1 {
             self.pv.push(Vec::with_capacity(plies + 1));
         }
+        if self.null_path.len() < plies + 1 {
+            self.null_path.resize(plies + 1, false);
+        }
         self.ordering.ensure(plies + 1);
+    }
+
+    /// Null-move pruning at a node `depth` plies from the horizon: `Some(score)` (at least
+    /// `beta`) if passing still fails high, searched `2 + depth / 6` plies shallower.
+    fn null_move_cut(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        ply: usize,
+        beta: G::Score,
+    ) -> Option<G::Score> {
+        let game = self.game;
+        if self.null_path[ply] || beta.is_proven() || !game.is_quiet(state) {
+            return None;
+        }
+        if self.eval.evaluate(game, state, game.to_move(state)) < beta
+            || game.outcome(state).is_some()
+        {
+            return None;
+        }
+        let mut child = state.clone();
+        if !game.null_move(&mut child) {
+            return None;
+        }
+        let reduced = depth.saturating_sub(3 + depth / 6);
+        let hash = game.hash(&child);
+        self.null_path[ply + 1] = true;
+        let (lo, hi) = (-beta, (-beta).successor());
+        let s = -self.negamax(&child, hash, reduced, ply + 1, 0, lo, hi);
+        self.null_path[ply + 1] = false;
+        if self.limits.aborted || s < beta {
+            return None;
+        }
+        // A proven score from a position after a pass proves nothing about this one.
+        Some(if s.is_proven() { beta } else { s })
     }
 
     /// The root search of one iteration, inside aspiration windows around `previous`.
@@ -873,6 +948,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
+        let pv_node = beta > alpha.successor();
+        if self.o.null_move && depth >= 3 && ply > 0 && !pv_node {
+            if let Some(v) = self.null_move_cut(state, depth, ply, beta) {
+                return v;
+            }
+            if self.limits.aborted {
+                return G::Score::zero();
+            }
+        }
+        if self.o.iid && hash_move.is_none() && depth >= 5 && ply > 0 {
+            if let (Some(key), Some(tt)) = (tt_key, self.tt) {
+                self.negamax(state, hash, depth - 2, ply, qply, alpha, beta);
+                if self.limits.aborted {
+                    return G::Score::zero();
+                }
+                hash_move = tt.probe(key, !self.o.keep_tt).and_then(|e| e.best);
+            }
+        }
+
         let mut frame = self.frames[ply].take().expect("one frame per ply");
         game.generate_moves(state, &mut frame.moves);
         if frame.moves.is_empty() {
@@ -910,6 +1004,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
 
         let (child_depth, child_q) = if depth > 0 { (depth - 1, 0) } else { (0, qply + 1) };
+        let extend = self.o.extensions && depth > 0 && ply < 2 * self.root_depth as usize;
+        let reduce = self.o.lmr && self.o.pvs && depth >= 3 && ply > 0 && game.is_quiet(state);
         let mut best = -inf::<G::Score>();
         let mut best_index = 0;
         for k in 0..n {
@@ -925,13 +1021,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 G::Score::zero()
             } else {
                 self.reps.push(child_hash);
-                let (cd, cq, next) = (child_depth, child_q, ply + 1);
+                let extended = extend && (n == 1 || game.extends(state, child));
+                let cd = if extended { depth } else { child_depth };
+                let (cq, next) = (child_q, ply + 1);
                 let s = if k == 0 || !self.o.pvs {
                     -self.negamax(child, child_hash, cd, next, cq, -beta, -alpha)
                 } else {
                     // The null window (alpha, alpha + 1): is this move better than alpha?
                     let (lo, hi) = (-alpha.successor(), -alpha);
-                    let s = -self.negamax(child, child_hash, cd, next, cq, lo, hi);
+                    let r = if reduce && k >= 3 && !extended && game.is_quiet(child) {
+                        1 + u32::from(depth >= 6 && k >= 6)
+                    } else {
+                        0
+                    };
+                    let mut s = alpha.successor();
+                    if r > 0 {
+                        s = -self.negamax(child, child_hash, cd - r, next, cq, lo, hi);
+                    }
+                    if s > alpha && !self.limits.aborted {
+                        s = -self.negamax(child, child_hash, cd, next, cq, lo, hi);
+                    }
                     if s > alpha && s < beta && !self.limits.aborted {
                         -self.negamax(child, child_hash, cd, next, cq, -beta, -alpha)
                     } else {
