@@ -5,16 +5,45 @@
 //! (`#3` forces the list reading where a number is also a move, as in Connect Four), or a
 //! command: `help`, `moves`, `undo` (back to the human's previous turn), `quit`. End of input
 //! ends the game cleanly.
+//!
+//! # Pondering
+//!
+//! With [`PlayConfig::ponder`] (`--ponder`), an engine thinks while a human types. The engine
+//! that moved last expects the human's reply (the second move of its principal variation);
+//! the engine seat that moves after that reply searches the position it leads to, on a
+//! thread of its own, while the terminal reads the human's line exactly as without
+//! pondering (`help`, `moves` and mistyped moves are answered at once and the search goes
+//! on). When the human's move arrives:
+//!
+//! - it is the expected one (a *ponder hit*): the same search goes on, now under the engine's
+//!   budget with its time counted from the move (a depth, node or iteration limit applies as
+//!   usual, and a search that has already reached it answers at once). The engine's line says
+//!   `(ponder hit)` and its time includes the pondering. Nothing is searched twice: the
+//!   answer comes from the tree, table and depth reached while the human thought.
+//! - it is another move: the search is stopped and dropped, and the engine searches the real
+//!   position as usual. (Alpha-beta built from a spec starts each search with a fresh table,
+//!   so nothing of a missed ponder carries over; MCTS drops the pondered tree.)
+//!
+//! `undo`, `quit` and the end of input stop the search first. There is nothing to ponder
+//! without an expected move: at a human's first turn, after an engine search whose principal
+//! variation ends with its own move, or when the expected move ends the game.
+//!
+//! Pondering is off by default: a game is meant to replay from its printed seed, and with
+//! pondering an engine's moves depend on how long the human took (and it keeps a second core
+//! busy while the human thinks).
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use std::time::Duration;
 
 use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
 use ply::games::mix64;
-use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
+use ply::search::{Agent, Budget, Deadline, Position, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
 use crate::registry::AgentKit;
@@ -98,6 +127,12 @@ pub struct PlayArgs {
     /// Search depth of every engine, in plies.
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
+    /// Let engines think while you type: the engine searches the position after the move it
+    /// expects from you, and answers sooner (or deeper) when you play it. Off by default,
+    /// so that a game replays from its seed (pondering makes engine moves depend on how long
+    /// you think).
+    #[arg(long)]
+    pub ponder: bool,
 }
 
 /// Reads `--seat N=WHO` options into one seat per player; seats not given get `default`.
@@ -208,6 +243,8 @@ pub struct PlayConfig {
     /// Repeat each line read after the prompt (for input that is not typed at a terminal, so
     /// the transcript shows it).
     pub echo: bool,
+    /// Engines think on the humans' time (see [pondering](self#pondering)).
+    pub ponder: bool,
 }
 
 impl PlayConfig {
@@ -519,37 +556,174 @@ fn build_engines<G: Notation + Sync + 'static>(
         .collect()
 }
 
+/// Plays the engine of `seat`: the report of its ponder search after a hit, else a search
+/// now. Returns the report.
 fn engine_move<'g, G: Notation + Sync + 'static>(
     record: &mut Record<'g, G>,
     engines: &mut [Option<Engine<G>>],
     seat: usize,
     who: &str,
+    pondered: Option<SearchReport<G::Move>>,
     out: &mut impl Write,
-) -> Result<(), PlayLoopError> {
+) -> Result<SearchReport<G::Move>, PlayLoopError> {
     let game = record.game();
     let (agent, budget, spec) = engines[seat].as_mut().expect("an engine seat");
-    let position = Position::with_history(record.state(), record.hashes());
-    let report = agent
-        .choose(game, position, budget)
-        .map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?;
-    writeln!(out, "{}", engine_line(game, record.state(), who, &report))?;
+    let hit = pondered.is_some();
+    let report = match pondered {
+        Some(report) => report,
+        None => {
+            let position = Position::with_history(record.state(), record.hashes());
+            agent
+                .choose(game, position, budget)
+                .map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?
+        }
+    };
+    let mut line = engine_line(game, record.state(), who, &report);
+    if hit {
+        line += "  (ponder hit)";
+    }
+    writeln!(out, "{line}")?;
     let before = record.state().clone();
     record.play(report.best_move).map_err(|_| PlayLoopError::IllegalMove {
         spec: spec.clone(),
         mv: format!("{:?}", report.best_move),
     })?;
-    observe_all(game, engines, &before, report.best_move);
-    Ok(())
+    observe_all(game, engines, &before, report.best_move, None);
+    Ok(report)
 }
 
+/// Tells every engine but the one of seat `skip` that `mv` was played.
 fn observe_all<G: Game>(
     game: &G,
     engines: &mut [Option<Engine<G>>],
     before: &G::State,
     mv: G::Move,
+    skip: Option<usize>,
 ) {
-    for (agent, _, _) in engines.iter_mut().flatten() {
-        agent.observe(game, before, mv);
+    for (s, engine) in engines.iter_mut().enumerate() {
+        if let Some((agent, _, _)) = engine.as_mut().filter(|_| Some(s) != skip) {
+            agent.observe(game, before, mv);
+        }
+    }
+}
+
+/// The move expected at the end of `moves`: the continuation of the principal variation
+/// `line.1` of the search made when `line.0` moves had been played, if the moves since
+/// followed it.
+fn expected_move<M: Copy + PartialEq>(line: Option<&(usize, Vec<M>)>, moves: &[M]) -> Option<M> {
+    let (from, pv) = line?;
+    let since = moves.get(*from..)?;
+    (pv.len() > since.len() && pv[..since.len()] == *since).then(|| pv[since.len()])
+}
+
+/// The time budget of a ponder search when the engine's own budget sets no limit that ends it
+/// (in practice, until the human's move stops it).
+const PONDER_TIME: Duration = Duration::from_secs(86_400);
+
+/// What a ponder search hands back: the agent and its search.
+type Pondering<G> =
+    (Box<dyn Agent<G> + Send>, Result<SearchReport<<G as Game>::Move>, SearchError>);
+
+/// An engine searching, on a thread of its own, the position after the move a human is
+/// expected to play (see [pondering](self#pondering)). Its agent is out of its seat until
+/// [`Ponder::finish`] puts it back; dropping a `Ponder` stops the search.
+struct Ponder<'scope, G: Game> {
+    /// The seat whose agent searches.
+    seat: usize,
+    /// The human move the search assumes.
+    expected: G::Move,
+    /// The seat's budget and spec, for its seat again.
+    budget: Budget,
+    spec: String,
+    /// How long the search may go on after a hit, counted from it.
+    after_hit: Option<Duration>,
+    stop: Arc<AtomicBool>,
+    /// Receives (or is disconnected) when the search has ended.
+    finished: mpsc::Receiver<()>,
+    thread: Option<ScopedJoinHandle<'scope, Pondering<G>>>,
+}
+
+impl<'scope, G: Game> Ponder<'scope, G> {
+    /// Starts pondering the position after `expected` for the engine seat that moves there;
+    /// `None` if `expected` is not legal, ends the game, or leads to a human's turn.
+    fn start<'env>(
+        scope: &'scope Scope<'scope, 'env>,
+        record: &Record<'env, G>,
+        engines: &mut [Option<Engine<G>>],
+        expected: G::Move,
+    ) -> Option<Self> {
+        let game = record.game();
+        // The record after `expected`, rules and repetitions checked as in play.
+        let mut after = Record::new(game, record.start().clone());
+        for &mv in record.moves().iter().chain([&expected]) {
+            after.play(mv).ok()?;
+        }
+        if after.outcome().is_some() {
+            return None;
+        }
+        let seat = game.to_move(after.state()).index();
+        let (mut agent, budget, spec) = engines.get_mut(seat)?.take()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut search = budget.clone();
+        let after_hit = match (search.time.take(), search.clock.take()) {
+            (Some(t), Some(c)) => Some(t.min(c.allotment())),
+            (t, c) => t.or(c.map(|c| c.allotment())),
+        }
+        .map(|t| t.saturating_sub(Deadline::OVERHEAD));
+        if search.is_unlimited() {
+            search.time = Some(PONDER_TIME);
+        }
+        let search = search.with_stop(stop.clone());
+        let (done, finished) = mpsc::channel();
+        let (state, hashes) = (after.state().clone(), after.hashes().to_vec());
+        let thread = scope.spawn(move || {
+            let result = agent.choose(game, Position::with_history(&state, &hashes), &search);
+            let _ = done.send(());
+            (agent, result)
+        });
+        Some(Ponder {
+            seat,
+            expected,
+            budget,
+            spec,
+            after_hit,
+            stop,
+            finished,
+            thread: Some(thread),
+        })
+    }
+
+    /// Ends the search and puts the agent back in its seat. After a hit (`hit`) the search
+    /// first goes on for the seat's time counted from now (or to its own limit), and its
+    /// report is returned; otherwise it is stopped at once and dropped.
+    fn finish(
+        mut self,
+        engines: &mut [Option<Engine<G>>],
+        hit: bool,
+    ) -> Option<SearchReport<G::Move>> {
+        if hit {
+            // A disconnected channel means the search thread has ended (or failed).
+            let _ = match self.after_hit {
+                Some(limit) => self.finished.recv_timeout(limit).map_err(|_| ()),
+                None => self.finished.recv().map_err(|_| ()),
+            };
+        }
+        self.stop.store(true, Ordering::SeqCst);
+        let thread = self.thread.take()?;
+        let (agent, result) =
+            thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        engines[self.seat] = Some((agent, self.budget.clone(), self.spec.clone()));
+        if hit {
+            result.ok()
+        } else {
+            None
+        }
+    }
+}
+
+impl<G: Game> Drop for Ponder<'_, G> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
     }
 }
 
@@ -592,6 +766,11 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     let mut record = Record::new(game, start.clone());
     let mut to_move: Vec<Player> = Vec::new();
     let mut line = Vec::new();
+    // The principal variation of the last engine search and the number of moves played
+    // before it, for the move a human is expected to play.
+    let mut last_pv: Option<(usize, Vec<G::Move>)> = None;
+    // The report of a ponder search that the human's move hit, and its seat.
+    let mut pondered: Option<(usize, SearchReport<G::Move>)> = None;
     loop {
         if let Some(outcome) = record.outcome() {
             print_result(&record, &names, config.color, out)?;
@@ -603,68 +782,107 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         to_move.push(player);
         let who = names[seat].clone();
         if config.seats[seat] != Seat::Human {
-            engine_move(&mut record, &mut engines, seat, &who, out)?;
+            let ready = pondered.take().filter(|(s, _)| *s == seat).map(|(_, r)| r);
+            let played = record.moves().len();
+            let report = engine_move(&mut record, &mut engines, seat, &who, ready, out)?;
+            last_pv = Some((played, report.pv));
             continue;
         }
         let last = record.moves().last().copied();
         writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
         writeln!(out, "{}", numbered_moves(game, record.state()))?;
-        loop {
-            write!(out, "{who} to move> ")?;
-            out.flush()?;
-            line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
-                writeln!(out, "\nend of input: game left after {} moves", record.moves().len())?;
-                writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))?;
-                return Ok((Ending::EndOfInput, record));
-            }
-            let text = String::from_utf8_lossy(&line);
-            if config.echo {
-                writeln!(out, "{}", text.trim_end())?;
-            }
-            match read_input(game, record.state(), &text) {
-                Ok(Input::Move(mv)) => {
-                    let before = record.state().clone();
-                    // `resolve_input` only returns listed moves; a repetition draw is checked
-                    // at the top of the loop, so this cannot be refused.
-                    if let Err(e) = record.play(mv) {
-                        writeln!(out, "{e}")?;
-                        continue;
+        let expected =
+            if config.ponder { expected_move(last_pv.as_ref(), record.moves()) } else { None };
+        let ending = std::thread::scope(|scope| -> Result<Option<Ending>, PlayLoopError> {
+            let mut ponder =
+                expected.and_then(|mv| Ponder::start(scope, &record, &mut engines, mv));
+            loop {
+                write!(out, "{who} to move> ")?;
+                out.flush()?;
+                line.clear();
+                if input.read_until(b'\n', &mut line)? == 0 {
+                    if let Some(p) = ponder.take() {
+                        p.finish(&mut engines, false);
                     }
-                    observe_all(game, &mut engines, &before, mv);
-                    break;
-                }
-                Ok(Input::Help) => writeln!(out, "{HELP}")?,
-                Ok(Input::Moves) => writeln!(out, "{}", numbered_moves(game, record.state()))?,
-                Ok(Input::Quit) => {
-                    writeln!(out, "game left after {} moves", record.moves().len())?;
+                    writeln!(
+                        out,
+                        "\nend of input: game left after {} moves",
+                        record.moves().len()
+                    )?;
                     writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))?;
-                    return Ok((Ending::Quit, record));
+                    return Ok(Some(Ending::EndOfInput));
                 }
-                Ok(Input::Undo) => {
-                    let now = record.moves().len();
-                    let Some(target) = undo_target(&to_move, &config.seats, now) else {
-                        writeln!(out, "nothing to undo")?;
-                        continue;
-                    };
-                    let moves = record.moves()[..target].to_vec();
-                    record = Record::new(game, start.clone());
-                    for engine in engines.iter_mut().flatten() {
-                        engine.0.new_game();
-                    }
-                    for mv in moves {
+                let text = String::from_utf8_lossy(&line);
+                if config.echo {
+                    writeln!(out, "{}", text.trim_end())?;
+                }
+                match read_input(game, record.state(), &text) {
+                    Ok(Input::Move(mv)) => {
                         let before = record.state().clone();
-                        record.play(mv).expect("replaying moves that were legal");
-                        observe_all(game, &mut engines, &before, mv);
+                        // `resolve_input` only returns listed moves; a repetition draw is
+                        // checked at the top of the loop, so this cannot be refused.
+                        if let Err(e) = record.play(mv) {
+                            writeln!(out, "{e}")?;
+                            continue;
+                        }
+                        // After a hit the pondering agent has searched the position after
+                        // `mv` already (an MCTS tree is rooted there): it is not told of it.
+                        let mut searched = None;
+                        if let Some(p) = ponder.take() {
+                            let (seat, hit) = (p.seat, p.expected == mv);
+                            if let Some(report) = p.finish(&mut engines, hit) {
+                                pondered = Some((seat, report));
+                                searched = Some(seat);
+                            }
+                        }
+                        observe_all(game, &mut engines, &before, mv, searched);
+                        return Ok(None);
                     }
-                    writeln!(out, "took back {} moves", now - target)?;
-                    break;
-                }
-                Err(e) => {
-                    writeln!(out, "{e}")?;
-                    writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                    Ok(Input::Help) => writeln!(out, "{HELP}")?,
+                    Ok(Input::Moves) => writeln!(out, "{}", numbered_moves(game, record.state()))?,
+                    Ok(Input::Quit) => {
+                        if let Some(p) = ponder.take() {
+                            p.finish(&mut engines, false);
+                        }
+                        writeln!(out, "game left after {} moves", record.moves().len())?;
+                        writeln!(
+                            out,
+                            "moves: {}",
+                            score_sheet(game, record.start(), record.moves())
+                        )?;
+                        return Ok(Some(Ending::Quit));
+                    }
+                    Ok(Input::Undo) => {
+                        let now = record.moves().len();
+                        let Some(target) = undo_target(&to_move, &config.seats, now) else {
+                            writeln!(out, "nothing to undo")?;
+                            continue;
+                        };
+                        if let Some(p) = ponder.take() {
+                            p.finish(&mut engines, false);
+                        }
+                        let moves = record.moves()[..target].to_vec();
+                        record = Record::new(game, start.clone());
+                        for engine in engines.iter_mut().flatten() {
+                            engine.0.new_game();
+                        }
+                        for mv in moves {
+                            let before = record.state().clone();
+                            record.play(mv).expect("replaying moves that were legal");
+                            observe_all(game, &mut engines, &before, mv, None);
+                        }
+                        writeln!(out, "took back {} moves", now - target)?;
+                        return Ok(None);
+                    }
+                    Err(e) => {
+                        writeln!(out, "{e}")?;
+                        writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                    }
                 }
             }
+        })?;
+        if let Some(ending) = ending {
+            return Ok((ending, record));
         }
     }
 }
@@ -787,7 +1005,8 @@ pub fn run<G: Notation + Sync + 'static>(
             .collect();
         play_engines(game, start, &specs, seed, &names, kit, &mut out).map(|_| ())
     } else {
-        let config = PlayConfig { seats, seed, color, names, echo: !stdin_is_terminal };
+        let config =
+            PlayConfig { seats, seed, color, names, echo: !stdin_is_terminal, ponder: args.ponder };
         let mut input = io::stdin().lock();
         if stdin_is_terminal {
             let _ = writeln!(out, "type help for the commands");
@@ -892,7 +1111,8 @@ mod tests {
 
     fn play_script(script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>, String) {
         let g = TicTacToe;
-        let config = PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true };
+        let config =
+            PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true, ponder: false };
         let mut out = Vec::new();
         let (ending, record) = play_terminal(
             &g,
@@ -939,6 +1159,234 @@ mod tests {
         assert_eq!(out.matches("took back 2 moves").count(), 2, "{out}");
         assert!(out.contains("nothing to undo"), "{out}");
         assert!(out.contains("player 2 plays"), "{out}");
+    }
+
+    /// A terminal game on Connect Four fed through a pipe, so the test types each line when it
+    /// chooses, with the output readable while the game runs.
+    struct PipedGame {
+        writer: io::PipeWriter,
+        output: Arc<std::sync::Mutex<Vec<u8>>>,
+        game: std::thread::JoinHandle<(Ending, Vec<u8>)>,
+    }
+
+    /// A writer the test reads while the game writes to it.
+    struct SharedOut(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Write for SharedOut {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl PipedGame {
+        fn start(engine: &str, ponder: bool) -> PipedGame {
+            let (reader, writer) = io::pipe().unwrap();
+            let output = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let mut out = SharedOut(output.clone());
+            let seats = vec![Seat::Human, Seat::Engine(spec(engine))];
+            let game = std::thread::spawn(move || {
+                let g = ConnectFour::standard();
+                let config =
+                    PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true, ponder };
+                let mut input = io::BufReader::new(reader);
+                let (ending, record) = play_terminal(
+                    &g,
+                    g.initial_state(),
+                    &config,
+                    &AgentKit::default(),
+                    &mut input,
+                    &mut out,
+                )
+                .unwrap();
+                (ending, record.moves().to_vec())
+            });
+            PipedGame { writer, output, game }
+        }
+
+        fn send(&mut self, line: &str) {
+            writeln!(self.writer, "{line}").unwrap();
+            self.writer.flush().unwrap();
+        }
+
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+        }
+
+        /// The engine's lines, once there are `count` of them.
+        fn engine_lines(&self, count: usize) -> Vec<String> {
+            let begun = std::time::Instant::now();
+            loop {
+                let lines: Vec<String> = self
+                    .text()
+                    .lines()
+                    .filter(|l| l.contains(" plays "))
+                    .map(String::from)
+                    .collect();
+                if lines.len() >= count || begun.elapsed() > Duration::from_secs(30) {
+                    assert!(lines.len() >= count, "{}", self.text());
+                    return lines;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+
+        fn finish(self) -> (Ending, Vec<u8>, String) {
+            drop(self.writer);
+            let (ending, moves) = self.game.join().unwrap();
+            let text = String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned();
+            (ending, moves, text)
+        }
+    }
+
+    /// The second move of the principal variation an engine line shows.
+    fn expected_reply(engine_line: &str) -> String {
+        let pv = engine_line.split("  pv ").nth(1).expect("a pv");
+        pv.split_whitespace().nth(1).expect("a second pv move").to_string()
+    }
+
+    /// Plays column 4, then the reply the engine expects (or another one), with time to
+    /// ponder in between and a `help` typed while it ponders.
+    fn ponder_game(ponder: bool, hit: bool) -> (Vec<u8>, Vec<String>) {
+        let mut game = PipedGame::start("alphabeta:depth=6", ponder);
+        game.send("4");
+        let expected = expected_reply(&game.engine_lines(1)[0]);
+        std::thread::sleep(Duration::from_millis(200));
+        game.send("help");
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(game.text().contains("moves   show the legal moves again"), "{}", game.text());
+        let reply =
+            if hit { expected } else { (expected.parse::<usize>().unwrap() % 7 + 1).to_string() };
+        game.send(&reply);
+        let lines = game.engine_lines(2);
+        game.send("quit");
+        let (ending, moves, _) = game.finish();
+        assert_eq!(ending, Ending::Quit);
+        (moves, lines)
+    }
+
+    /// A ponder hit answers from the ponder search, and (a depth-limited search starting from
+    /// a fresh table either way) with the same move as without pondering; a miss searches
+    /// again and plays as without pondering too.
+    #[test]
+    fn pondering_engines_answer_hits_from_the_ponder_search_and_play_the_same_moves() {
+        for hit in [true, false] {
+            let (plain_moves, plain_lines) = ponder_game(false, hit);
+            let (moves, lines) = ponder_game(true, hit);
+            assert_eq!(moves, plain_moves, "hit {hit}");
+            assert_eq!(moves.len(), 4, "hit {hit}");
+            assert!(!plain_lines.iter().any(|l| l.contains("ponder hit")), "{plain_lines:?}");
+            assert!(!lines[0].contains("ponder hit"), "{lines:?}");
+            assert_eq!(lines[1].contains("(ponder hit)"), hit, "{lines:?}");
+        }
+    }
+
+    /// `undo` and the end of input while an engine ponders stop it and leave a sound game.
+    #[test]
+    fn undo_and_end_of_input_while_pondering() {
+        let mut game = PipedGame::start("alphabeta:depth=6", true);
+        game.send("4");
+        game.engine_lines(1);
+        game.send("undo");
+        game.send("3");
+        game.engine_lines(2);
+        let (ending, moves, text) = game.finish();
+        assert_eq!(ending, Ending::EndOfInput);
+        assert_eq!(moves.len(), 2, "{text}");
+        assert_eq!(moves[0], 2, "{text}");
+        assert!(text.contains("took back 2 moves"), "{text}");
+    }
+
+    /// Waits, while the ponder search runs, until the stop flag is set or its time is up;
+    /// plays the first legal move.
+    struct Patient;
+
+    impl Agent<TicTacToe> for Patient {
+        fn name(&self) -> String {
+            "patient".into()
+        }
+        fn choose(
+            &mut self,
+            game: &TicTacToe,
+            position: Position<'_, <TicTacToe as Game>::State>,
+            budget: &Budget,
+        ) -> Result<SearchReport<u8>, SearchError> {
+            let begun = std::time::Instant::now();
+            while !budget.stop_requested() && budget.time.is_none_or(|t| begun.elapsed() < t) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let mut moves = MoveList::new();
+            game.generate_moves(position.state, &mut moves);
+            Ok(SearchReport::instant(moves[0], begun.elapsed()))
+        }
+    }
+
+    fn patient_seats(time: Duration) -> Vec<Option<Engine<TicTacToe>>> {
+        let agent: Box<dyn Agent<TicTacToe> + Send> = Box::new(Patient);
+        vec![None, Some((agent, Budget::time(time), "patient".into()))]
+    }
+
+    #[test]
+    fn a_ponder_hit_goes_on_for_the_seat_time_counted_from_the_hit() {
+        let g = TicTacToe;
+        let record = Record::new(&g, g.initial_state());
+        let mut engines = patient_seats(Duration::from_millis(200));
+        std::thread::scope(|scope| {
+            let ponder = Ponder::start(scope, &record, &mut engines, 4).expect("a ponder search");
+            assert!(engines[1].is_none(), "the agent is out of its seat while it ponders");
+            // Far beyond the seat's 200 ms: the search waits for the human all the same.
+            std::thread::sleep(Duration::from_millis(600));
+            assert!(!ponder.thread.as_ref().unwrap().is_finished(), "pondering ended on its own");
+            let hit = std::time::Instant::now();
+            let report = ponder.finish(&mut engines, true).expect("the pondered report");
+            let after = hit.elapsed();
+            assert!(after >= Duration::from_millis(100), "answered {after:?} after the hit");
+            assert!(after < Duration::from_secs(5), "answered {after:?} after the hit");
+            assert!(report.elapsed >= Duration::from_millis(600), "{:?}", report.elapsed);
+        });
+        assert!(engines[1].is_some(), "the agent is back in its seat");
+    }
+
+    #[test]
+    fn a_missed_or_dropped_ponder_stops_at_once() {
+        let g = TicTacToe;
+        let record = Record::new(&g, g.initial_state());
+        let mut engines = patient_seats(Duration::from_secs(60));
+        std::thread::scope(|scope| {
+            let ponder = Ponder::start(scope, &record, &mut engines, 4).unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+            let missed = std::time::Instant::now();
+            assert!(ponder.finish(&mut engines, false).is_none());
+            assert!(missed.elapsed() < Duration::from_secs(5), "{:?}", missed.elapsed());
+        });
+        assert!(engines[1].is_some());
+        // Dropped (an error on the way out of a turn): the scope still ends.
+        let dropped = std::time::Instant::now();
+        std::thread::scope(|scope| {
+            let ponder = Ponder::start(scope, &record, &mut engines, 4).unwrap();
+            drop(ponder);
+        });
+        assert!(dropped.elapsed() < Duration::from_secs(5), "{:?}", dropped.elapsed());
+    }
+
+    #[test]
+    fn nothing_is_pondered_without_an_expected_move_for_an_engine() {
+        let g = TicTacToe;
+        let record = Record::new(&g, g.initial_state());
+        let mut engines = patient_seats(Duration::from_secs(60));
+        std::thread::scope(|scope| {
+            // Illegal, or leading to a seat with no engine.
+            assert!(Ponder::start(scope, &record, &mut engines, 9).is_none());
+            let mut both_human: Vec<Option<Engine<TicTacToe>>> = vec![None, None];
+            assert!(Ponder::start(scope, &record, &mut both_human, 4).is_none());
+        });
+        assert_eq!(expected_move(Some(&(1, vec![4, 0, 8])), &[3, 4]), Some(0));
+        assert_eq!(expected_move(Some(&(1, vec![4, 0, 8])), &[3, 2]), None);
+        assert_eq!(expected_move(Some(&(1, vec![4])), &[3, 4]), None);
+        assert_eq!(expected_move::<u8>(None, &[3]), None);
     }
 
     #[test]

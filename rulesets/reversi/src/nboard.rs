@@ -36,10 +36,31 @@
 //! move: the GUI sends `move`), `ping <n>` (answered with `pong <n>`), `learn` (answered
 //! with `learned`) and `quit`. Other lines are ignored, as the protocol asks; malformed input
 //! is answered with a `status` line saying what was wrong.
+//!
+//! [`serve`] runs a whole session on an input and an output, reading on a thread of its own
+//! so the engine can think between commands.
+//!
+//! # Pondering
+//!
+//! With pondering on, [`serve`] uses the time between commands: after a `go` whose search
+//! expects a reply (the second move of its principal variation) and the GUI's `move` of the
+//! engine's own move, the opponent is to move, and the engine searches the position after the
+//! expected reply at the `set depth` depth ([`NBoard::ponder`]). The protocol has no
+//! `ponder-hit`: any new line stops the search at once (the GUI is never kept waiting). A
+//! search that reached its depth is kept, and if the opponent played the expected move the
+//! next `go` (or `hint`) answers from it at once, as the same search would. A stopped search
+//! is dropped, and a later idle moment searches again; an agent that keeps its table between
+//! searches ([`AlphaBetaOptions::keep_tt`](ply::search::alphabeta::AlphaBetaOptions::keep_tt))
+//! keeps the positions it stored, so the search after a stopped ponder still profits.
+//! `set game` forgets the expected reply and the kept search.
 
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use ply::search::{Agent, Budget, Position, Value};
+use ply::search::{Agent, Budget, Position, SearchReport, Value};
 use ply::{Game, MoveList, Notation, Player};
 
 use crate::{Reversi, ReversiMove, ReversiState};
@@ -54,6 +75,19 @@ pub struct NBoard<A> {
     depth: u32,
     version: u32,
     quit: bool,
+    /// The position after the engine's last answered `go` move, and the reply its search
+    /// expected there.
+    expected: Option<(ReversiState, ReversiMove)>,
+    /// The last ponder search that reached its depth.
+    pondered: Option<Pondered>,
+}
+
+/// A search that reached its depth while pondering, kept for the `go` it answers.
+struct Pondered {
+    state: ReversiState,
+    history: Vec<u64>,
+    depth: u32,
+    report: SearchReport<ReversiMove>,
 }
 
 /// The position as a GGF game record with no moves, the form [`parse_ggf`] reads and NBoard
@@ -154,6 +188,8 @@ impl<A: Agent<Reversi>> NBoard<A> {
             depth: 6,
             version: 0,
             quit: false,
+            expected: None,
+            pondered: None,
         }
     }
 
@@ -222,6 +258,8 @@ impl<A: Agent<Reversi>> NBoard<A> {
                 Ok((state, history)) => {
                     self.state = state;
                     self.history = history;
+                    self.expected = None;
+                    self.pondered = None;
                     self.agent.new_game();
                     Vec::new()
                 }
@@ -252,25 +290,40 @@ impl<A: Agent<Reversi>> NBoard<A> {
         }
     }
 
-    /// Searches the current position: the move, its value in NBoard's units and the PV.
-    fn search(&mut self) -> Result<(ReversiMove, String, String, f64), String> {
+    /// Searches the current position (or takes the kept ponder search of it): the report,
+    /// and the seconds it took.
+    fn search(&mut self) -> Result<(SearchReport<ReversiMove>, f64), String> {
         let mut moves = MoveList::new();
         self.game.generate_moves(&self.state, &mut moves);
         if moves.is_empty() {
             return Err("the game is over".to_string());
         }
         let start = Instant::now();
+        if let Some(p) = self.pondered.take() {
+            if p.state == self.state && p.history == self.history && p.depth == self.depth {
+                return Ok((p.report, start.elapsed().as_secs_f64()));
+            }
+        }
         let budget = Budget::depth(self.depth);
         let position = Position::with_history(&self.state, &self.history);
         let report = self.agent.choose(&self.game, position, &budget).map_err(|e| e.to_string())?;
-        let eval = match report.value {
+        Ok((report, start.elapsed().as_secs_f64()))
+    }
+
+    /// A value in NBoard's units (discs).
+    fn eval_text(value: Value) -> String {
+        match value {
             Value::Heuristic(v) => format!("{:.2}", v / 10.0),
             Value::Win(_) => "64.00".to_string(),
             Value::Loss(_) => "-64.00".to_string(),
             Value::Draw => "0.00".to_string(),
             Value::Reward(r) => format!("{:.2}", (r - 0.5) * 128.0),
             Value::Unknown => "0.00".to_string(),
-        };
+        }
+    }
+
+    /// A principal variation in NBoard's form, `F5-D6-C3`, up to its first illegal move.
+    fn pv_text(&self, report: &SearchReport<ReversiMove>) -> String {
         let mut pv = String::new();
         let mut s = self.state;
         for &m in &report.pv {
@@ -292,22 +345,70 @@ impl<A: Agent<Reversi>> NBoard<A> {
         if pv.is_empty() {
             pv = self.move_text(report.best_move);
         }
-        Ok((report.best_move, eval, pv, start.elapsed().as_secs_f64()))
+        pv
     }
 
     fn go(&mut self) -> Vec<String> {
         match self.search() {
-            Ok((mv, eval, _, time)) => {
+            Ok((report, time)) => {
+                let mv = report.best_move;
+                let mut after = self.state;
+                self.game.apply(&mut after, mv);
+                self.expected = match report.pv.as_slice() {
+                    [first, reply, ..] if *first == mv => Some((after, *reply)),
+                    _ => None,
+                };
+                let eval = Self::eval_text(report.value);
                 vec![format!("=== {}/{eval}/{time:.1}", self.move_text(mv))]
             }
             Err(e) => vec![format!("status cannot move: {e}")],
         }
     }
 
+    /// Thinks on the opponent's time: if the GUI has played the engine's last `go` move and
+    /// the search expected a reply, searches the position after that reply to the `set
+    /// depth` depth, until `stop` is set. A search that ends without `stop` is kept for the
+    /// `go` in that position (see [pondering](self#pondering)). Returns true if it searched,
+    /// false if there was nothing to ponder or it was pondered already.
+    pub fn ponder(&mut self, stop: &Arc<AtomicBool>) -> bool {
+        let Some((after_ours, reply)) = self.expected else { return false };
+        if self.state != after_ours {
+            return false;
+        }
+        let mut legal = MoveList::new();
+        self.game.generate_moves(&self.state, &mut legal);
+        if !legal.contains(&reply) {
+            return false;
+        }
+        let mut state = self.state;
+        self.game.apply(&mut state, reply);
+        let mut history = self.history.clone();
+        history.push(state.hash);
+        legal.clear();
+        self.game.generate_moves(&state, &mut legal);
+        let kept = self
+            .pondered
+            .as_ref()
+            .is_some_and(|p| p.state == state && p.history == history && p.depth == self.depth);
+        if legal.is_empty() || kept {
+            return false;
+        }
+        let budget = Budget::depth(self.depth).with_stop(stop.clone());
+        let position = Position::with_history(&state, &history);
+        let result = self.agent.choose(&self.game, position, &budget);
+        if let Ok(report) = result {
+            if !stop.load(Ordering::SeqCst) {
+                self.pondered = Some(Pondered { state, history, depth: self.depth, report });
+            }
+        }
+        true
+    }
+
     fn hint(&mut self) -> Vec<String> {
         let depth = self.depth;
         match self.search() {
-            Ok((_, eval, pv, _)) => {
+            Ok((report, _)) => {
+                let (eval, pv) = (Self::eval_text(report.value), self.pv_text(&report));
                 vec![
                     "status thinking".to_string(),
                     format!("search {pv} {eval} 0 {depth}"),
@@ -316,5 +417,398 @@ impl<A: Agent<Reversi>> NBoard<A> {
             }
             Err(e) => vec![format!("status cannot hint: {e}")],
         }
+    }
+}
+
+/// Whether [`serve`] thinks on the opponent's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pondering {
+    /// Think between commands (see [pondering](self#pondering)).
+    On,
+    /// Only search for `go` and `hint`.
+    Off,
+}
+
+/// The longest line [`serve`] keeps, in bytes; the rest of a longer line is read and dropped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The next line of `input`: `Ok(text)`, or `Err(what it is)` for a line that is not UTF-8
+/// text or is longer than [`MAX_LINE`]; `None` at the end of the input.
+fn next_line<R: BufRead>(input: &mut R) -> io::Result<Option<Result<String, &'static str>>> {
+    let mut line = Vec::new();
+    let limit = MAX_LINE as u64 + 1;
+    if io::Read::take(&mut *input, limit).read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    if line.last() != Some(&b'\n') && line.len() as u64 == limit {
+        // Drop the rest of the line.
+        let mut rest = Vec::new();
+        while io::Read::take(&mut *input, limit).read_until(b'\n', &mut rest)? > 0 {
+            if rest.last() == Some(&b'\n') {
+                break;
+            }
+            rest.clear();
+        }
+        return Ok(Some(Err("too long")));
+    }
+    while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+        line.pop();
+    }
+    Ok(Some(String::from_utf8(line).map_err(|_| "not UTF-8 text")))
+}
+
+/// Runs an NBoard session: reads commands from `input` on a thread of its own and answers
+/// on `output`, until `quit` or the end of the input. With [`Pondering::On`] the engine
+/// thinks while it waits for the next command ([`NBoard::ponder`]); every new line stops that
+/// search at once. A line that is not UTF-8 text or is too long is answered with a `status`
+/// line (NBoard has no error answer).
+///
+/// # Errors
+/// An I/O error writing the output.
+pub fn serve<A, R, W>(
+    mut engine: NBoard<A>,
+    input: R,
+    mut output: W,
+    pondering: Pondering,
+) -> io::Result<()>
+where
+    A: Agent<Reversi>,
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let stop = Arc::new(AtomicBool::new(false));
+    // The reader sends a line and sets `stop` under this lock, and the engine clears `stop`
+    // and looks for waiting lines under it: a ponder search started when no line was waiting
+    // is stopped by the next one, and never by one already handled.
+    let handover = Arc::new(Mutex::new(()));
+    let (tx, rx) = mpsc::channel::<Result<String, &'static str>>();
+    let (reader_stop, reader_handover) = (stop.clone(), handover.clone());
+    std::thread::spawn(move || {
+        let mut input = input;
+        while let Ok(Some(line)) = next_line(&mut input) {
+            let _held = reader_handover.lock().unwrap_or_else(|e| e.into_inner());
+            if tx.send(line).is_err() {
+                break;
+            }
+            reader_stop.store(true, Ordering::SeqCst);
+        }
+        // The end of the input stops a ponder search too.
+        let _held = reader_handover.lock().unwrap_or_else(|e| e.into_inner());
+        reader_stop.store(true, Ordering::SeqCst);
+    });
+    loop {
+        let waiting = if pondering == Pondering::On {
+            let _held = handover.lock().unwrap_or_else(|e| e.into_inner());
+            stop.store(false, Ordering::SeqCst);
+            rx.try_recv()
+        } else {
+            Err(TryRecvError::Empty)
+        };
+        let line = match waiting {
+            Ok(line) => line,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                if pondering == Pondering::On {
+                    engine.ponder(&stop);
+                }
+                match rx.recv() {
+                    Ok(line) => line,
+                    Err(_) => break,
+                }
+            }
+        };
+        let replies = match line {
+            Ok(text) => engine.handle(&text),
+            Err(what) => vec![format!("status ignored a line that is {what}")],
+        };
+        for reply in replies {
+            writeln!(output, "{reply}")?;
+        }
+        output.flush()?;
+        if engine.quit_requested() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::search::SearchError;
+    use std::time::Duration;
+
+    /// Plays the first legal move and expects the first legal reply. Every search is
+    /// counted; with `patient`, a search that can be stopped waits for its stop flag.
+    struct First {
+        searches: Arc<Mutex<Vec<bool>>>,
+        patient: bool,
+    }
+
+    impl Agent<Reversi> for First {
+        fn name(&self) -> String {
+            "first".into()
+        }
+        fn choose(
+            &mut self,
+            game: &Reversi,
+            position: Position<'_, ReversiState>,
+            budget: &Budget,
+        ) -> Result<SearchReport<ReversiMove>, SearchError> {
+            self.searches.lock().unwrap().push(budget.stop.is_some());
+            if self.patient && budget.stop.is_some() {
+                while !budget.stop_requested() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let mut moves = MoveList::new();
+            game.generate_moves(position.state, &mut moves);
+            let mv = *moves.first().ok_or(SearchError::NoLegalMoves)?;
+            let mut after = *position.state;
+            game.apply(&mut after, mv);
+            moves.clear();
+            game.generate_moves(&after, &mut moves);
+            let mut report = SearchReport::instant(mv, Duration::ZERO);
+            report.pv = std::iter::once(mv).chain(moves.first().copied()).collect();
+            report.value = Value::Heuristic(10.0 * budget.depth.unwrap_or(0) as f64);
+            Ok(report)
+        }
+    }
+
+    const START: &str = "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 \
+        ---------------------------O*------*O--------------------------- *];)";
+
+    /// An output the test reads while the session writes it.
+    struct SharedOut(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SharedOut {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A [`serve`] session fed through a pipe.
+    struct Session {
+        writer: io::PipeWriter,
+        output: Arc<Mutex<Vec<u8>>>,
+        searches: Arc<Mutex<Vec<bool>>>,
+        server: std::thread::JoinHandle<io::Result<()>>,
+    }
+
+    impl Session {
+        fn start(patient: bool, pondering: Pondering) -> Session {
+            let searches = Arc::new(Mutex::new(Vec::new()));
+            let agent = First { searches: searches.clone(), patient };
+            let (reader, writer) = io::pipe().unwrap();
+            let output = Arc::new(Mutex::new(Vec::new()));
+            let out = SharedOut(output.clone());
+            let engine = NBoard::new(agent, "ply");
+            let server = std::thread::spawn(move || {
+                serve(engine, io::BufReader::new(reader), out, pondering)
+            });
+            Session { writer, output, searches, server }
+        }
+
+        fn send(&mut self, lines: &str) {
+            writeln!(self.writer, "{lines}").unwrap();
+            self.writer.flush().unwrap();
+        }
+
+        fn lines(&self) -> Vec<String> {
+            String::from_utf8_lossy(&self.output.lock().unwrap())
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+
+        /// Waits until `ready` holds of the output lines and the searches so far (each
+        /// true if it could be stopped, as a ponder search); panics after 10 s.
+        fn wait(&self, what: &str, ready: impl Fn(&[String], &[bool]) -> bool) {
+            let begun = Instant::now();
+            while !ready(&self.lines(), &self.searches.lock().unwrap()) {
+                assert!(begun.elapsed() < Duration::from_secs(10), "{what}: {:?}", self.lines());
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+
+        fn searches(&self) -> Vec<bool> {
+            self.searches.lock().unwrap().clone()
+        }
+
+        fn finish(self) -> Vec<String> {
+            drop(self.writer);
+            self.server.join().unwrap().unwrap();
+            String::from_utf8_lossy(&self.output.lock().unwrap())
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    /// The move of the last `=== ` answer.
+    fn answered(lines: &[String]) -> String {
+        let last = lines.iter().rev().find(|l| l.starts_with("=== ")).expect("an answer");
+        last[4..].split('/').next().unwrap().to_string()
+    }
+
+    /// `go` from the start, then the GUI plays the engine's move: the opponent is to move.
+    fn play_first_move(session: &mut Session) -> String {
+        session.send(&format!("nboard 2\nset depth 3\n{START}\ngo"));
+        session.wait("the first answer", |l, _| l.iter().any(|l| l.starts_with("=== ")));
+        let ours = answered(&session.lines());
+        session.send(&format!("move {ours}"));
+        ours
+    }
+
+    /// The first legal move of `state` in NBoard's text, and the position after it.
+    fn first_move(game: &Reversi, state: &ReversiState) -> (String, ReversiState) {
+        let mut moves = MoveList::new();
+        game.generate_moves(state, &mut moves);
+        let mut after = *state;
+        game.apply(&mut after, moves[0]);
+        (game.format_move(state, moves[0]).to_ascii_uppercase(), after)
+    }
+
+    /// The engine's move, the reply its search expects and its move after that reply.
+    fn first_line() -> [String; 3] {
+        let game = Reversi::new(8, 2).unwrap();
+        let (start, _) = parse_ggf(&game, START).unwrap();
+        let (ours, s) = first_move(&game, &start);
+        let (reply, s) = first_move(&game, &s);
+        let (next, _) = first_move(&game, &s);
+        [ours, reply, next]
+    }
+
+    #[test]
+    fn a_finished_ponder_search_answers_go_after_the_expected_reply_at_once() {
+        let [ours, reply, next] = first_line();
+        let mut session = Session::start(false, Pondering::On);
+        assert_eq!(play_first_move(&mut session), ours);
+        session.wait("the ponder search", |_, s| s.len() == 2);
+        assert_eq!(session.searches(), [false, true], "the second search can be stopped");
+        session.send(&format!("move {reply}\nping 1\ngo"));
+        session.wait("the second answer", |l, _| {
+            l.iter().filter(|l| l.starts_with("===")).count() == 2
+        });
+        let searches = session.searches.clone();
+        let lines = session.finish();
+        assert_eq!(answered(&lines), next, "{lines:?}");
+        assert!(lines.contains(&"pong 1".to_string()), "{lines:?}");
+        // `go` took the pondered search: no third search.
+        assert_eq!(*searches.lock().unwrap(), [false, true]);
+    }
+
+    #[test]
+    fn another_reply_than_the_expected_one_is_searched_afresh() {
+        let [_, reply, _] = first_line();
+        let mut session = Session::start(false, Pondering::On);
+        play_first_move(&mut session);
+        session.wait("the ponder search", |_, s| s.len() == 2);
+        let game = Reversi::new(8, 2).unwrap();
+        let mut moves = MoveList::new();
+        let (start, _) = parse_ggf(&game, START).unwrap();
+        let (_, after_ours) = first_move(&game, &start);
+        game.generate_moves(&after_ours, &mut moves);
+        let other = moves
+            .iter()
+            .map(|&m| game.format_move(&after_ours, m).to_ascii_uppercase())
+            .find(|m| *m != reply)
+            .expect("a second reply");
+        session.send(&format!("move {other}\ngo"));
+        session.wait("the second answer", |l, _| {
+            l.iter().filter(|l| l.starts_with("===")).count() == 2
+        });
+        assert_eq!(session.searches(), [false, true, false]);
+        session.finish();
+    }
+
+    /// A ponder search that would run until stopped ends as soon as a line comes, and the
+    /// line is answered; a stopped search is not used for the next `go`.
+    #[test]
+    fn any_new_line_stops_pondering_at_once() {
+        let [_, reply, _] = first_line();
+        let mut session = Session::start(true, Pondering::On);
+        play_first_move(&mut session);
+        session.wait("the ponder search", |_, s| s.len() == 2);
+        std::thread::sleep(Duration::from_millis(100));
+        let sent = Instant::now();
+        session.send("ping 7");
+        session.wait("pong", |l, _| l.contains(&"pong 7".to_string()));
+        assert!(sent.elapsed() < Duration::from_secs(5), "{:?}", sent.elapsed());
+        // Idle again: the ponder search starts over, and the reply stops it.
+        session.wait("the ponder search again", |_, s| s.len() == 3);
+        session.send(&format!("move {reply}\ngo"));
+        session.wait("the second answer", |l, _| {
+            l.iter().filter(|l| l.starts_with("===")).count() == 2
+        });
+        assert_eq!(session.searches(), [false, true, true, false], "a stopped search is dropped");
+        session.finish();
+    }
+
+    #[test]
+    fn the_end_of_the_input_stops_pondering() {
+        let mut session = Session::start(true, Pondering::On);
+        play_first_move(&mut session);
+        session.wait("the ponder search", |_, s| s.len() == 2);
+        let closed = Instant::now();
+        session.finish();
+        assert!(closed.elapsed() < Duration::from_secs(5), "{:?}", closed.elapsed());
+    }
+
+    #[test]
+    fn without_pondering_nothing_is_searched_between_commands() {
+        let mut session = Session::start(true, Pondering::Off);
+        play_first_move(&mut session);
+        session.send("ping 2");
+        session.wait("pong", |l, _| l.contains(&"pong 2".to_string()));
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(session.searches(), [false]);
+        session.finish();
+    }
+
+    #[test]
+    fn set_game_forgets_the_expected_reply() {
+        let mut session = Session::start(false, Pondering::On);
+        play_first_move(&mut session);
+        session.wait("the ponder search", |_, s| s.len() == 2);
+        session.send(&format!("{START}\nping 3"));
+        session.wait("pong", |l, _| l.contains(&"pong 3".to_string()));
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(session.searches(), [false, true]);
+        session.finish();
+    }
+
+    #[test]
+    fn lines_that_are_not_text_or_too_long_get_a_status_and_the_session_goes_on() {
+        let mut input = b"ping 1\n\xff\xfe\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        input.extend_from_slice(b"\nping 2\n");
+        let mut out = Vec::new();
+        let engine = NBoard::new(First { searches: Arc::default(), patient: false }, "ply");
+        serve(engine, io::Cursor::new(input), &mut out, Pondering::On).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [
+                "pong 1",
+                "status ignored a line that is not UTF-8 text",
+                "status ignored a line that is too long",
+                "pong 2"
+            ]
+        );
+    }
+
+    #[test]
+    fn nothing_to_ponder_before_a_go() {
+        let mut engine = NBoard::new(First { searches: Arc::default(), patient: false }, "ply");
+        let stop = Arc::new(AtomicBool::new(false));
+        assert!(!engine.ponder(&stop));
+        engine.handle("go");
+        // The engine's move is not played yet: it is still the engine's turn.
+        assert!(!engine.ponder(&stop));
     }
 }

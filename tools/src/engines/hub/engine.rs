@@ -4,8 +4,34 @@
 //!
 //! [`HubEngine`] is a line-oriented state machine: [`HubEngine::handle`] takes one input line
 //! and writes the answer lines, and runs a search for `go`. [`serve`] wires it to a reader
-//! and a writer, with a thread that keeps reading while the engine searches, so `stop` and
-//! `ping` are answered during a search.
+//! and a writer, with a thread that keeps reading while the engine searches, so `stop`,
+//! `ponder-hit` and `ping` are answered during a search.
+//!
+//! # Pondering
+//!
+//! `go ponder` (under [`serve`]) searches the position the GUI set, normally the one after the
+//! opponent's expected reply (the `ponder=` move of the engine's last `done`), while the
+//! opponent thinks. The search has no time limit (a `level depth=N` still limits its depth),
+//! and `done` is held back until the GUI decides, even when the search ends on its own (depth
+//! reached, position solved):
+//!
+//! - `ponder-hit` (the opponent played the expected move): the same search goes on, now under
+//!   the level, with its time counted from the `ponder-hit`: `move-time=T` stops it `T` after
+//!   the `ponder-hit`, a clock stops it after the clock's allotment for the move
+//!   ([`Clock::allotment`]; the allotment is the hard limit here, as the search has already
+//!   used the opponent's time), a depth level lets it reach its depth and `infinite` waits for
+//!   `stop`. A search that ended on its own answers at once. Nothing is searched twice: the
+//!   tree, table and iteration reached while pondering are the ones the answer comes from.
+//! - `stop` (the opponent played something else): `done` at once, with the best move found.
+//!   The GUI then sends the real position and `go think`. An agent that keeps its table
+//!   between searches ([`AlphaBetaOptions::keep_tt`](ply::search::alphabeta::AlphaBetaOptions::keep_tt))
+//!   still profits from the positions the ponder search stored.
+//! - The end of the input ends a ponder search at once (no one is left to send `ponder-hit`);
+//!   a `go ponder` still waiting in the input then answers at once too.
+//!
+//! `ponder-hit` with no ponder search pending, and `stop` with no search pending, are ignored.
+//! [`HubEngine::handle`] alone (without [`serve`]) has nobody to wait for, so it runs `go
+//! ponder` as `go think`.
 //!
 //! Supported commands: `hub` (answers `id`, `param` lines and `wait`), `set-param`, `init`
 //! (`ready`), `new-game`, `pos pos=... moves="..."`, `level depth=` / `move-time=` /
@@ -13,12 +39,15 @@
 //! `done move=... ponder=...`), `ponder-hit`, `stop`, `ping` (`pong`), `quit`. Unknown
 //! commands get `error message="..."` and the engine carries on.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
+#[cfg(doc)]
+use ply::search::Clock;
 use ply::search::{Agent, Budget, Position, SearchReport, Value};
 use ply::{Game, MoveList};
 
@@ -36,9 +65,102 @@ pub struct HubEngine<G: Game, A> {
     stop: Arc<AtomicBool>,
     /// Set while an infinite search runs.
     infinite: Arc<AtomicBool>,
-    /// Set by [`run`] when the input has ended.
-    input_closed: Arc<AtomicBool>,
+    /// The `go` commands [`serve`]'s reader has passed on and what it heard about them since.
+    session: Arc<Session>,
     report_info: bool,
+}
+
+/// What the reader of [`serve`] knows about one `go` it passed on and that is not answered yet.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ticket {
+    /// It is `go ponder`.
+    ponder: bool,
+    /// A `stop` (or the end of the input, for a ponder search) ended it.
+    stopped: bool,
+    /// When `ponder-hit` came for it.
+    hit: Option<Instant>,
+}
+
+/// The state the reader of [`serve`] and the searching engine share.
+#[derive(Debug, Default)]
+struct SessionState {
+    /// The pending `go` commands, earliest (the one searching or about to) first.
+    tickets: VecDeque<Ticket>,
+    /// The input has ended.
+    input_closed: bool,
+    /// A ponder search is running (its timer waits for `ponder-hit` while this holds).
+    pondering: bool,
+}
+
+/// [`SessionState`] behind a lock, with a condition variable signalled on every change.
+#[derive(Debug, Default)]
+struct Session {
+    state: Mutex<SessionState>,
+    changed: Condvar,
+}
+
+impl Session {
+    fn lock(&self) -> MutexGuard<'_, SessionState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, guard: MutexGuard<'a, SessionState>) -> MutexGuard<'a, SessionState> {
+        self.changed.wait(guard).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The `go` being answered: `None` outside [`serve`].
+    fn current(&self) -> Option<Ticket> {
+        self.lock().tickets.front().copied()
+    }
+
+    fn set_pondering(&self, pondering: bool) {
+        self.lock().pondering = pondering;
+        self.changed.notify_all();
+    }
+
+    /// The timer of a ponder search: once `ponder-hit` has come, sets `stop` when `limit`
+    /// has passed since it (never without a limit). Returns when the search ends or the limit
+    /// has passed.
+    fn stop_after_hit(&self, limit: Option<Duration>, stop: &AtomicBool) {
+        let mut state = self.lock();
+        while state.pondering {
+            let deadline = match state.tickets.front() {
+                None => return,
+                Some(t) if t.stopped => return,
+                Some(t) => t.hit.zip(limit).and_then(|(hit, limit)| hit.checked_add(limit)),
+            };
+            match deadline {
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        stop.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                    let waited = self.changed.wait_timeout(state, deadline - now);
+                    state = waited.unwrap_or_else(|e| e.into_inner()).0;
+                }
+                None => state = self.wait(state),
+            }
+        }
+    }
+
+    /// Holds back the answer of a ponder search until `ponder-hit`, `stop` or the end of the
+    /// input.
+    fn wait_for_decision(&self) {
+        let mut state = self.lock();
+        while let Some(t) = state.tickets.front() {
+            if t.stopped || t.hit.is_some() || state.input_closed {
+                return;
+            }
+            state = self.wait(state);
+        }
+    }
+}
+
+/// True for a `go ponder` line.
+fn is_ponder_go(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("go") && words.any(|w| w == "ponder")
 }
 
 /// The engine's name in `id`.
@@ -57,7 +179,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
             level: Level::MoveTime(Duration::from_secs(1)),
             stop: Arc::new(AtomicBool::new(false)),
             infinite: Arc::new(AtomicBool::new(false)),
-            input_closed: Arc::new(AtomicBool::new(false)),
+            session: Arc::new(Session::default()),
             report_info: true,
         }
     }
@@ -85,7 +207,8 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
     }
 
     /// Handles one line from the GUI, appending the answer lines to `out`. A `go` runs the
-    /// search before returning.
+    /// search before returning (`go ponder` as `go think`: only [`serve`] can pass on the
+    /// `ponder-hit` a ponder search waits for).
     pub fn handle(&mut self, line: &str, out: &mut Vec<String>) -> Flow {
         let (command, args) = match parse_line(line) {
             Ok(Some(parsed)) => parsed,
@@ -164,21 +287,35 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
             self.stop.store(false, Ordering::SeqCst);
             return;
         }
-        let budget = match self.level {
-            Level::Infinite => {
-                self.infinite.store(true, Ordering::SeqCst);
-                if self.input_closed.load(Ordering::SeqCst) {
-                    // Nobody is left to send `stop`.
-                    Budget::time(Duration::from_secs(1))
-                } else {
-                    Level::Infinite.budget()
-                }
-            }
-            level => level.budget(),
+        let ponder = self.session.current().is_some_and(|t| t.ponder);
+        if self.level == Level::Infinite {
+            self.infinite.store(true, Ordering::SeqCst);
+        }
+        let budget = if ponder {
+            self.level.ponder_budget()
+        } else if self.level == Level::Infinite && self.session.lock().input_closed {
+            // Nobody is left to send `stop`.
+            Budget::time(Duration::from_secs(1))
+        } else {
+            self.level.budget()
         }
         .with_stop(self.stop.clone());
         let position = Position::with_history(&self.state, &self.history);
-        let result = self.agent.choose(&self.game, position, &budget);
+        let result = if ponder {
+            let (session, stop, limit) =
+                (&*self.session, &*self.stop, self.level.time_after_ponder_hit());
+            session.set_pondering(true);
+            let result = std::thread::scope(|scope| {
+                scope.spawn(|| session.stop_after_hit(limit, stop));
+                let result = self.agent.choose(&self.game, position, &budget);
+                session.set_pondering(false);
+                result
+            });
+            session.wait_for_decision();
+            result
+        } else {
+            self.agent.choose(&self.game, position, &budget)
+        };
         self.infinite.store(false, Ordering::SeqCst);
         self.stop.store(false, Ordering::SeqCst);
         match result {
@@ -236,9 +373,10 @@ pub fn info_fields<G: Game>(
 }
 
 /// Runs a Hub engine session: reads lines from `input` and answers on `output` until `quit` or the
-/// end of the input. A reader thread answers `ping` and passes `stop` to a running search.
-/// When the input ends, pending commands are still answered (searches keep their limits; an
-/// infinite search stops).
+/// end of the input. A reader thread answers `ping`, passes `stop` to a running search and
+/// `ponder-hit` to a ponder search (see [pondering](self#pondering)). When the input ends,
+/// pending commands are still answered (searches keep their limits; an infinite search and
+/// a ponder search stop).
 ///
 /// # Errors
 /// An I/O error writing the output.
@@ -251,17 +389,16 @@ where
 {
     let output = Arc::new(Mutex::new(output));
     let stop = engine.stop_flag();
-    // `go` lines passed on and not yet answered, and how many of the earliest of them a `stop`
-    // has ended. A `stop` applies to the earliest pending `go` not yet stopped, even if the
-    // main loop has not started that search; the counts and the stop flag change together
-    // under this lock, so a `stop` is never lost and never outlives its search.
-    let pending = Arc::new(Mutex::new((0usize, 0usize)));
+    // A `stop` applies to the earliest pending `go` not yet stopped, even if the main loop
+    // has not started that search, and a `ponder-hit` to the earliest pending `go ponder`
+    // neither stopped nor hit. The tickets and the stop flag change together under the
+    // session's lock, so a `stop` is never lost and never outlives its search.
+    let session = engine.session.clone();
     let (tx, rx) = mpsc::channel::<String>();
     let reader_out = output.clone();
-    let reader_pending = pending.clone();
+    let reader_session = session.clone();
     let reader_stop = stop.clone();
     let infinite = engine.infinite.clone();
-    let input_closed = engine.input_closed.clone();
     std::thread::spawn(move || {
         let mut input = input;
         loop {
@@ -280,12 +417,22 @@ where
             let command = line.split_whitespace().next().unwrap_or("");
             match command {
                 "stop" => {
-                    let mut counts = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
-                    let (gos, stops) = &mut *counts;
-                    if *gos > *stops {
-                        *stops += 1;
-                        reader_stop.store(true, Ordering::SeqCst);
+                    let mut state = reader_session.lock();
+                    if let Some(i) = state.tickets.iter().position(|t| !t.stopped) {
+                        state.tickets[i].stopped = true;
+                        if i == 0 {
+                            reader_stop.store(true, Ordering::SeqCst);
+                        }
                     }
+                    reader_session.changed.notify_all();
+                }
+                "ponder-hit" => {
+                    let mut state = reader_session.lock();
+                    let pondering = |t: &Ticket| t.ponder && !t.stopped && t.hit.is_none();
+                    if let Some(t) = state.tickets.iter_mut().find(|t| pondering(t)) {
+                        t.hit = Some(Instant::now());
+                    }
+                    reader_session.changed.notify_all();
                 }
                 "ping" => {
                     let mut out = reader_out.lock().unwrap_or_else(|e| e.into_inner());
@@ -293,7 +440,8 @@ where
                 }
                 _ => {
                     if command == "go" {
-                        reader_pending.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+                        let ticket = Ticket { ponder: is_ponder_go(&line), ..Ticket::default() };
+                        reader_session.lock().tickets.push_back(ticket);
                     }
                     if tx.send(line).is_err() {
                         break;
@@ -301,23 +449,33 @@ where
                 }
             }
         }
-        // End of input: the GUI is gone. Searches with a limit finish; an infinite one stops.
-        input_closed.store(true, Ordering::SeqCst);
+        // End of input: the GUI is gone. Searches with a limit finish; an infinite one stops,
+        // and so does every ponder search that has had no `ponder-hit`.
+        let mut state = reader_session.lock();
+        state.input_closed = true;
+        for (i, t) in state.tickets.iter_mut().enumerate() {
+            if t.ponder && t.hit.is_none() && !t.stopped {
+                t.stopped = true;
+                if i == 0 {
+                    reader_stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
         if infinite.load(Ordering::SeqCst) {
             reader_stop.store(true, Ordering::SeqCst);
         }
+        reader_session.changed.notify_all();
     });
     let mut lines = Vec::new();
     for line in rx {
         lines.clear();
         let flow = engine.handle(&line, &mut lines);
         if line.split_whitespace().next() == Some("go") {
-            let mut counts = pending.lock().unwrap_or_else(|e| e.into_inner());
-            let (gos, stops) = &mut *counts;
-            *gos = gos.saturating_sub(1);
-            *stops = stops.saturating_sub(1);
+            let mut state = session.lock();
+            state.tickets.pop_front();
             // The next pending search may have been stopped already.
-            stop.store(*stops > 0, Ordering::SeqCst);
+            let stopped = state.tickets.front().is_some_and(|t| t.stopped);
+            stop.store(stopped, Ordering::SeqCst);
         }
         let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
         for l in &lines {
@@ -338,6 +496,7 @@ mod tests {
     use ply::search::alphabeta::AlphaBeta;
     use ply::search::baseline::Greedy;
     use ply::Notation;
+    use std::time::Instant;
 
     /// A game in the Hub protocol with its own notation for positions and moves.
     fn codec<G: Notation>() -> HubCodec<G> {
@@ -361,6 +520,161 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    /// A [`serve`] session fed through a pipe, so the test decides when each line arrives,
+    /// with its output readable as it is written.
+    struct Piped {
+        writer: io::PipeWriter,
+        output: Arc<Mutex<Vec<u8>>>,
+        server: std::thread::JoinHandle<io::Result<()>>,
+    }
+
+    impl Piped {
+        fn start<G: Game + Send + 'static, A: Agent<G> + Send + 'static>(
+            engine: HubEngine<G, A>,
+        ) -> Piped {
+            let (reader, writer) = io::pipe().unwrap();
+            let output = Arc::new(Mutex::new(Vec::new()));
+            let out = Shared(output.clone());
+            let server = std::thread::spawn(move || serve(engine, io::BufReader::new(reader), out));
+            Piped { writer, output, server }
+        }
+
+        fn send(&mut self, lines: &str) {
+            writeln!(self.writer, "{lines}").unwrap();
+            self.writer.flush().unwrap();
+        }
+
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+        }
+
+        /// How many `done` lines have been written.
+        fn dones(&self) -> usize {
+            self.text().matches("done move=").count()
+        }
+
+        /// Waits until the output has `count` lines starting with `start`; false if `limit`
+        /// passes first.
+        fn wait_for(&self, start: &str, count: usize, limit: Duration) -> bool {
+            let begun = Instant::now();
+            while begun.elapsed() < limit {
+                if self.text().lines().filter(|l| l.starts_with(start)).count() >= count {
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            false
+        }
+
+        /// Closes the input and returns the whole output once the session has ended.
+        fn finish(self) -> String {
+            drop(self.writer);
+            self.server.join().unwrap().unwrap();
+            String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+        }
+    }
+
+    fn connect_four() -> HubEngine<ConnectFour, AlphaBeta> {
+        HubEngine::new(ConnectFour::standard(), codec(), AlphaBeta::new().with_tt_mb(1))
+    }
+
+    /// Tic-tac-toe is solved at depth 9 in a moment, so the ponder search ends long before
+    /// the GUI decides: `done` must still wait for `ponder-hit`, and answer at once then.
+    #[test]
+    fn ponder_holds_done_back_until_ponder_hit_even_when_the_search_has_ended() {
+        let mut hub = Piped::start(HubEngine::new(TicTacToe, codec(), AlphaBeta::new()));
+        hub.send("level depth=9\ngo ponder");
+        std::thread::sleep(Duration::from_millis(300));
+        hub.send("ping");
+        assert!(hub.wait_for("pong", 1, Duration::from_secs(10)), "{}", hub.text());
+        assert_eq!(hub.dones(), 0, "done before ponder-hit: {}", hub.text());
+        hub.send("ponder-hit");
+        assert!(hub.wait_for("done move=", 1, Duration::from_secs(10)), "{}", hub.text());
+        let text = hub.finish();
+        let pong = text.find("pong").unwrap();
+        let done = text.find("done move=").unwrap();
+        assert!(pong < done, "{text}");
+        assert!(text.contains("info depth=9"), "{text}");
+    }
+
+    /// A ponder search outlives its level's move time (a `go think` would have answered), and
+    /// after `ponder-hit` it answers within the level's time counted from the hit.
+    #[test]
+    fn after_ponder_hit_the_search_ends_within_the_level_counted_from_the_hit() {
+        for level in ["level move-time=0.25", "level moves=20 time=5"] {
+            let mut hub = Piped::start(connect_four());
+            hub.send(&format!("{level}\ngo ponder"));
+            std::thread::sleep(Duration::from_millis(800));
+            assert_eq!(hub.dones(), 0, "{level}: done before ponder-hit: {}", hub.text());
+            let hit = Instant::now();
+            hub.send("ponder-hit");
+            assert!(hub.wait_for("done move=", 1, Duration::from_secs(20)), "{}", hub.text());
+            let after = hit.elapsed();
+            // 250 ms either way (the clock's allotment is 5 s / 20); generous bounds only.
+            assert!(
+                after >= Duration::from_millis(100),
+                "{level}: answered {after:?} after the hit"
+            );
+            assert!(after < Duration::from_secs(5), "{level}: answered {after:?} after the hit");
+            let text = hub.finish();
+            assert_eq!(text.matches("done move=").count(), 1, "{level}: {text}");
+        }
+    }
+
+    #[test]
+    fn stop_ends_a_ponder_search_at_once() {
+        let mut hub = Piped::start(connect_four());
+        hub.send("level move-time=60\ngo ponder");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(hub.dones(), 0, "{}", hub.text());
+        hub.send("stop");
+        assert!(hub.wait_for("done move=", 1, Duration::from_secs(10)), "{}", hub.text());
+        // The session goes on: the next search is an ordinary one.
+        hub.send("level depth=2\ngo think");
+        assert!(hub.wait_for("done move=", 2, Duration::from_secs(10)), "{}", hub.text());
+        hub.finish();
+    }
+
+    /// The end of the input ends a ponder search (nobody can send `ponder-hit` any more), and
+    /// a `go ponder` still queued behind it answers at once too.
+    #[test]
+    fn the_end_of_the_input_ends_ponder_searches() {
+        let mut hub = Piped::start(connect_four());
+        hub.send("level move-time=60\ngo ponder\ngo ponder");
+        std::thread::sleep(Duration::from_millis(200));
+        let closed = Instant::now();
+        let text = hub.finish();
+        assert!(closed.elapsed() < Duration::from_secs(10), "{:?}", closed.elapsed());
+        assert_eq!(text.matches("done move=").count(), 2, "{text}");
+    }
+
+    /// `ponder-hit` and `stop` with nothing to act on are ignored: they do not fail, and they
+    /// do not carry over to a later search.
+    #[test]
+    fn ponder_hit_and_stop_without_a_search_are_ignored() {
+        let mut hub = Piped::start(HubEngine::new(TicTacToe, codec(), AlphaBeta::new()));
+        hub.send("ponder-hit\nstop\nponder-hit now\nlevel depth=2\ngo think\nping");
+        assert!(hub.wait_for("pong", 1, Duration::from_secs(10)), "{}", hub.text());
+        assert!(hub.wait_for("done move=", 1, Duration::from_secs(10)), "{}", hub.text());
+        hub.send("go ponder");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(hub.dones(), 1, "an old ponder-hit or stop ended the new ponder search");
+        hub.send("ponder-hit");
+        assert!(hub.wait_for("done move=", 2, Duration::from_secs(10)), "{}", hub.text());
+        let text = hub.finish();
+        assert!(!text.contains("error"), "{text}");
+    }
+
+    #[test]
+    fn without_serve_go_ponder_is_go_think() {
+        let mut engine = HubEngine::new(TicTacToe, codec(), AlphaBeta::new());
+        let mut out = Vec::new();
+        engine.handle("level depth=3", &mut out);
+        engine.handle("go ponder", &mut out);
+        engine.handle("ponder-hit", &mut out);
+        assert!(out.iter().any(|l| l.starts_with("done move=")), "{out:?}");
     }
 
     #[test]

@@ -41,6 +41,28 @@ impl Level {
         }
     }
 
+    /// The budget of a `go ponder` search at this level: no time limit (in practice until
+    /// `ponder-hit` ends it under [`Level::time_after_ponder_hit`], or `stop`), but the depth of
+    /// a depth level.
+    pub fn ponder_budget(self) -> Budget {
+        match self {
+            Level::Depth(d) => Budget::depth(d),
+            _ => Level::Infinite.budget(),
+        }
+    }
+
+    /// How long a ponder search may go on after `ponder-hit`, counted from it: the move time
+    /// (less [`Deadline::OVERHEAD`], as a search given that time would keep back), the clock's
+    /// allotment for this move ([`Clock::allotment`]), or `None` for a depth level (it ends at
+    /// its depth) and an infinite one (it ends on `stop`).
+    pub fn time_after_ponder_hit(self) -> Option<Duration> {
+        match self {
+            Level::MoveTime(t) => Some(t.saturating_sub(Deadline::OVERHEAD)),
+            Level::Clock(c) => Some(c.allotment()),
+            Level::Depth(_) | Level::Infinite => None,
+        }
+    }
+
     /// The `level` command that sets this level.
     pub fn command(self) -> String {
         match self {
@@ -201,6 +223,28 @@ mod tests {
         assert_eq!(arg(&a, "nodes"), Some("100"));
         assert_eq!(parse_line("   ").unwrap(), None);
         assert!(parse_line("id name=\"ply").is_err());
+    }
+
+    #[test]
+    fn ponder_budgets_keep_only_the_depth_and_the_time_counts_from_ponder_hit() {
+        let clock = Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: Some(30),
+        };
+        assert_eq!(Level::Depth(5).ponder_budget().depth, Some(5));
+        assert_eq!(Level::Depth(5).time_after_ponder_hit(), None);
+        for level in [Level::MoveTime(Duration::from_millis(100)), Level::Clock(clock)] {
+            let budget = level.ponder_budget();
+            assert_eq!((budget.depth, budget.clock), (None, None), "{level:?}");
+            assert!(budget.time.is_some_and(|t| t >= Duration::from_secs(3600)), "{level:?}");
+        }
+        assert_eq!(
+            Level::MoveTime(Duration::from_millis(100)).time_after_ponder_hit(),
+            Some(Duration::from_millis(100) - Deadline::OVERHEAD)
+        );
+        assert_eq!(Level::Clock(clock).time_after_ponder_hit(), Some(clock.allotment()));
+        assert_eq!(Level::Infinite.time_after_ponder_hit(), None);
     }
 
     #[test]
