@@ -10,7 +10,14 @@
 //! An agent is a spec of the search library (`random`, `greedy`, `paranoid:depth=2`,
 //! `maxn:depth=2`, `mcts:iters=300,cutoff=8`, ...) playing through the contest's interface,
 //! or `modelling[:depth=N,prior=RUNS]`, the contestant that learns the opponents' weights from
-//! their moves (starting from the mean of RUNS evolved populations, or equal weights for 0).
+//! their moves (starting from the mean of RUNS evolved populations, or equal weights for 0),
+//! or `inference[:particles=N,nodes=N,mixing=N,moves=N,fallback=ITERS,trust=F,exact=EMPTIES]`,
+//! the contestant that keeps a set of weight vectors consistent with every observed opponent
+//! move and plans against their predicted replies (MCTS with ITERS iterations while fewer
+//! than the share F of its recent predictions held and more than EMPTIES cells are empty;
+//! `fallback=0` always plans). Contestants that predict opponent moves show the share
+//! predicted beside their score, and `inference` also per game phase. Test cases start from
+//! the ruleset's standard layout for their player count.
 //! The score of a test case is (cells owned) x (players) / (cells on the board); the table
 //! shows the mean with a 95% confidence interval (normal approximation).
 
@@ -23,20 +30,21 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use ply_reversi::marathon::{
-    AgentContestant, CaseResult, Contestant, ModellingConfig, ModellingContestant, ModellingStats,
-    TestCase,
+    AgentContestant, CaseResult, Contestant, InferenceConfig, InferenceContestant, InferenceStats,
+    ModellingConfig, ModellingContestant, ModellingStats, TestCase, PHASES,
 };
 use ply_reversi::Reversi;
 
 use ply_tools::spec::AgentSpec;
 
-const DEFAULT_AGENTS: [&str; 6] = [
+const DEFAULT_AGENTS: [&str; 7] = [
     "random",
     "greedy",
     "paranoid:depth=2",
     "maxn:depth=2",
     "mcts:iters=300,cutoff=8",
     "modelling:depth=2",
+    "inference",
 ];
 
 /// Replay the MultiplayerReversi contest with several agents.
@@ -63,10 +71,49 @@ struct Cli {
 enum Entry {
     Library(AgentSpec),
     Modelling(ModellingConfig),
+    Inference(InferenceConfig),
+}
+
+/// Reads `key=value` options of a contestant spec, handing each to `set`.
+fn options(
+    text: &str,
+    rest: &str,
+    mut set: impl FnMut(&str, &str) -> Option<()>,
+    expected: &str,
+) -> Result<(), String> {
+    for opt in rest.trim_start_matches(':').split(',').filter(|s| !s.is_empty()) {
+        let ok = opt.split_once('=').and_then(|(k, v)| set(k, v));
+        if ok.is_none() {
+            return Err(format!("bad option {opt:?} in {text:?}: expected {expected}"));
+        }
+    }
+    Ok(())
 }
 
 impl Entry {
     fn parse(text: &str) -> Result<Entry, String> {
+        if let Some(rest) = text.strip_prefix("inference") {
+            let mut c = InferenceConfig::default();
+            options(
+                text,
+                rest,
+                |k, v| {
+                    match k {
+                        "particles" => c.particles = v.parse().ok().filter(|&n| n > 0)?,
+                        "nodes" => c.nodes = v.parse().ok()?,
+                        "mixing" => c.mixing = v.parse().ok()?,
+                        "moves" => c.max_moves = v.parse().ok()?,
+                        "fallback" => c.fallback_iterations = v.parse().ok()?,
+                        "trust" => c.min_trust = v.parse().ok()?,
+                        "exact" => c.exact_empties = v.parse().ok()?,
+                        _ => return None,
+                    }
+                    Some(())
+                },
+                "particles=N, nodes=N, mixing=N, moves=N, fallback=ITERS, trust=F or exact=EMPTIES",
+            )?;
+            return Ok(Entry::Inference(c));
+        }
         if let Some(rest) = text.strip_prefix("modelling") {
             let mut config = ModellingConfig::default();
             for opt in rest.trim_start_matches(':').split(',').filter(|s| !s.is_empty()) {
@@ -104,6 +151,9 @@ impl Entry {
                 Box::new(AgentContestant::new(agent, spec.budget()))
             }
             Entry::Modelling(config) => Box::new(ModellingContestant::new(config.clone())),
+            Entry::Inference(config) => {
+                Box::new(InferenceContestant::new(InferenceConfig { seed, ..config.clone() }))
+            }
         }
     }
 }
@@ -114,18 +164,26 @@ struct Outcome {
     agent: usize,
     result: CaseResult,
     stats: Option<ModellingStats>,
+    inference: Option<InferenceStats>,
 }
 
-fn run_job(entry: &Entry, case: &TestCase, seed: u64) -> (CaseResult, Option<ModellingStats>) {
+type JobResult = (CaseResult, Option<ModellingStats>, Option<InferenceStats>);
+
+fn run_job(entry: &Entry, case: &TestCase, seed: u64) -> JobResult {
     match entry {
         Entry::Modelling(config) => {
             let mut c = ModellingContestant::new(config.clone());
             let result = case.run(&mut c);
-            (result, Some(c.stats))
+            (result, Some(c.stats), None)
+        }
+        Entry::Inference(config) => {
+            let mut c = InferenceContestant::new(InferenceConfig { seed, ..config.clone() });
+            let result = case.run(&mut c);
+            (result, None, Some(c.stats))
         }
         other => {
             let mut c = other.contestant(seed);
-            (case.run(c.as_mut()), None)
+            (case.run(c.as_mut()), None, None)
         }
     }
 }
@@ -233,8 +291,8 @@ fn main() -> ExitCode {
         // Interleave agents so the bar's rate is representative from the start.
         let (case, agent) = (j / entries.len(), j % entries.len());
         let seed = ply::games::mix64(cli.seed ^ (case as u64) << 8 ^ agent as u64);
-        let (result, stats) = run_job(&entries[agent], &cases[case], seed);
-        Outcome { case, agent, result, stats }
+        let (result, stats, inference) = run_job(&entries[agent], &cases[case], seed);
+        Outcome { case, agent, result, stats, inference }
     });
     let total = start.elapsed();
     report(&cli, &texts, &cases, &outcomes, generation, total);
@@ -264,8 +322,10 @@ fn report(
         s
     };
     println!();
-    println!("| agent | mean score | 95% CI | total | errors | ms per move |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| agent | mean score | 95% CI | total | errors | ms per move | opponent moves predicted |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     for (a, name) in names.iter().enumerate() {
         let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.agent == a).collect();
         let scores: Vec<f64> = mine.iter().map(|o| o.result.score).collect();
@@ -273,8 +333,9 @@ fn report(
         let errors = mine.iter().filter(|o| o.result.error.is_some()).count();
         let calls: u32 = mine.iter().map(|o| o.result.calls).sum();
         let think: f64 = mine.iter().map(|o| o.result.thinking.as_secs_f64()).sum();
+        let predicted = accuracy_of(&mine);
         println!(
-            "| {name} | {mean:.3} | ±{ci:.3} | {:.1} | {errors} | {:.1} |",
+            "| {name} | {mean:.3} | ±{ci:.3} | {:.1} | {errors} | {:.1} | {predicted} |",
             scores.iter().sum::<f64>(),
             1000.0 * think / f64::from(calls.max(1))
         );
@@ -306,6 +367,44 @@ fn report(
             .collect();
         println!("| {name} | {} |", cells.join(" | "));
     }
+    for (a, name) in names.iter().enumerate() {
+        let mut total = InferenceStats::default();
+        let mut any = false;
+        for o in outcomes.iter().filter(|o| o.agent == a) {
+            if let Some(s) = &o.inference {
+                total.add(s);
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        println!();
+        println!(
+            "{name}: opponent moves predicted before they were seen, by share of the board filled"
+        );
+        println!();
+        let heads: Vec<String> = (0..PHASES)
+            .map(|p| format!("{}-{}%", 100 * p / PHASES, 100 * (p + 1) / PHASES))
+            .collect();
+        println!("| {} | all |", heads.join(" | "));
+        println!("|{}---|", "---|".repeat(PHASES));
+        let cells: Vec<String> = (0..PHASES)
+            .map(|p| {
+                format!(
+                    "{:.1}% of {}",
+                    100.0 * f64::from(total.predicted[p]) / f64::from(total.observed[p].max(1)),
+                    total.observed[p]
+                )
+            })
+            .collect();
+        println!("| {} | {:.1}% |", cells.join(" | "), 100.0 * total.accuracy());
+        println!();
+        println!(
+            "own moves: {} by the single-agent search, {} by the N-player fallback; {} board changes unexplained",
+            total.planned, total.fallback, total.unexplained
+        );
+    }
     let stats: Vec<&ModellingStats> = outcomes.iter().filter_map(|o| o.stats.as_ref()).collect();
     if !stats.is_empty() {
         let observed: u32 = stats.iter().map(|s| s.observed).sum();
@@ -316,5 +415,26 @@ fn report(
             "opponent model: {predicted} of {observed} opponent moves predicted before learning from them ({:.1}%), {unexplained} board changes unexplained",
             100.0 * f64::from(predicted) / f64::from(observed.max(1))
         );
+    }
+}
+
+/// The share of opponent moves an agent predicted, as table text ("-" for agents that do not
+/// predict).
+fn accuracy_of(outcomes: &[&Outcome]) -> String {
+    let (mut seen, mut hit) = (0u32, 0u32);
+    for o in outcomes {
+        if let Some(s) = &o.stats {
+            seen += s.observed;
+            hit += s.predicted;
+        }
+        if let Some(s) = &o.inference {
+            seen += s.observed.iter().sum::<u32>();
+            hit += s.predicted.iter().sum::<u32>();
+        }
+    }
+    if seen == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * f64::from(hit) / f64::from(seen))
     }
 }

@@ -5,8 +5,32 @@
 //! - [`TestCase`]: a seeded test case (board size 7..=12, 3 players on odd sizes, 4 on
 //!   even), played with [`TestCase::run`] and scored as the seed scores it.
 //! - [`Contestant`]: the seed's interface (board rows in, `(column, row)` out);
-//!   [`AgentContestant`] lets any [`ply::search::Agent`] play through it, and
-//!   [`ModellingContestant`] learns its opponents' weights from their moves.
+//!   [`AgentContestant`] lets any [`ply::search::Agent`] play through it,
+//!   [`ModellingContestant`] learns its opponents' weights from their moves, and
+//!   [`InferenceContestant`] keeps a [`Belief`] per opponent (weights consistent with every
+//!   observed [`Decision`]) and plays the single-agent search [`plan`] against the predicted
+//!   replies, or MCTS while the predictions are not trusted.
+//!
+//! # What the seed leaves open
+//!
+//! The statement does not settle everything; the harness decides as follows.
+//!
+//! - **Start layout.** The statement gives none. Test cases start from the ruleset's
+//!   standard layout for the player count ([`crate::Reversi::new`]; see the crate docs), and
+//!   the strategy generator plays its games from the same layout. Figures published for the
+//!   harness name the layout they used.
+//! - **Zero denominator.** A move after which the others' total `O` is 0 is worth `+inf` if
+//!   the mover's total is positive and `-inf` otherwise ([`ratio`]); a negative `O` divides
+//!   as it is. `O` counts as 0 when the other players own no cell after the move, whatever
+//!   the float arithmetic gives.
+//! - **Incremental totals.** Each placement's `O` is the others' total before the move minus
+//!   the weight it flips (not a fresh sum), so values can differ from a fresh sum in the last
+//!   bits; ties go to the first placement in reading order.
+//! - **Mutation.** A child's weight is a parent's plus uniform noise in `[-0.5, 0.5]`, with
+//!   no clamping to the initial `[-50, 50]`.
+//! - **Points.** Every generation's points start from zero; parents are drawn in proportion
+//!   to the points of that generation only (uniformly if nobody scored), and each generation
+//!   plays [`GeneticConfig::games_per_generation`] games ("several" in the seed).
 //!
 //! ```
 //! use ply_reversi::marathon::{Contestant, GeneticConfig, Strategy, TestCase};
@@ -33,12 +57,18 @@
 
 mod contest;
 mod genetic;
+mod inference;
 mod modelling;
+mod planning;
 mod strategy;
 
 pub use contest::{
     board_state, players_for_size, AgentContestant, CaseResult, Contestant, TestCase,
 };
 pub use genetic::{evolve, game_points, place_points, GeneticConfig};
+pub use inference::{
+    Belief, Decision, InferenceConfig, InferenceContestant, InferenceStats, PHASES, PRIOR_BOUND,
+};
 pub use modelling::{ModellingConfig, ModellingContestant, ModellingStats, TRUST_WINDOW};
+pub use planning::{plan, Plan};
 pub use strategy::{ratio, Strategy};

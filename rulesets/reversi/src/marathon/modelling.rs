@@ -294,7 +294,7 @@ fn update(
 /// Finds the opponents' placements (each on a cell of `new_cells`, passes where forced) that
 /// lead from `state` to `target` with player 1 to move; pushes `(position, square)` for each
 /// placement onto `path`.
-fn reconstruct(
+pub(super) fn reconstruct(
     game: &Reversi,
     state: ReversiState,
     target: &ReversiState,

@@ -13,11 +13,17 @@ use crate::{Reversi, ReversiMove, ReversiState};
 /// and plays the placement with the largest value `M / O`, where:
 ///
 /// - a negative `O` is divided as it is (the seed's formula, taken literally);
-/// - `O = 0` gives `+inf` for `M > 0` and `-inf` for `M <= 0` (so `0 / 0` is `-inf`);
+/// - `O = 0` gives `+inf` for `M > 0` and `-inf` for `M <= 0` (so `0 / 0` is `-inf`); the
+///   seed does not say what a zero denominator gives, this rule is the harness's;
+/// - when the other players own no cell after the move, `O` is exactly 0 (the test is on
+///   the cells, not on the float: `O` is kept as a running total minus the flipped weight,
+///   which can leave a rounding error of about `1e-14` of either sign);
 /// - ties go to the first placement in reading order (top row first, left to right), i.e.
 ///   a later placement must be strictly better to replace the best so far.
 ///
-/// Totals are summed in reading order, so the choice is deterministic.
+/// Totals are summed in reading order, and each placement's `O` is the others' total before
+/// the move minus the weight it flips (an incremental total, not a fresh sum), so the choice
+/// is deterministic.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Strategy {
     /// One weight per cell, `row * size + column`.
@@ -65,12 +71,21 @@ impl Strategy {
         let p = state.to_move as usize;
         let totals = self.totals(game, state);
         let others_total: f64 = (0..game.players()).filter(|&q| q != p).map(|q| totals[q]).sum();
+        let mut others_cells = [0u64; 4];
+        for q in (0..game.players()).filter(|&q| q != p) {
+            for (o, d) in others_cells.iter_mut().zip(&state.discs[q]) {
+                *o |= d;
+            }
+        }
         for_each_bit(placements, |sq| {
             let flips = game.flips(state, p, sq);
             let mut flipped = 0.0;
             for_each_bit(&flips, |s| flipped += self.weights[s]);
             let mine = totals[p] + self.weights[sq] + flipped;
-            let others = others_total - flipped;
+            // The running total minus the flipped weight can be a rounding error away from
+            // zero when the move takes every other disc: the sum is then the empty sum, 0.
+            let wipes_out = others_cells.iter().zip(&flips).all(|(o, f)| o & !f == 0);
+            let others = if wipes_out { 0.0 } else { others_total - flipped };
             f(sq, &flips, ratio(mine, others));
         });
     }
