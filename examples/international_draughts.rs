@@ -16,7 +16,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ply::search::alphabeta::AlphaBeta;
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply_draughts::{DrawRules, InternationalDraughts};
 use ply_tools::engines::hub::engine::info_fields;
 use ply_tools::engines::hub::{serve, HubEngine};
@@ -75,8 +75,11 @@ fn draw_rules(off: &[String]) -> Result<DrawRules, String> {
 
 fn hub_mode(tt_mb: usize) -> ExitCode {
     let codec = ply_examples::draughts_hub_codec();
-    let agent =
-        AlphaBeta::new().with_tt_mb(tt_mb.clamp(1, 65_536)).with_info(Box::new(move |info| {
+    // The table outlives each search, so work done pondering on a reply that did not come
+    // still orders the next search.
+    let options = AlphaBetaOptions { keep_tt: true, ..AlphaBetaOptions::default() };
+    let agent = AlphaBeta::with_options(options).with_tt_mb(tt_mb.clamp(1, 65_536)).with_info(
+        Box::new(move |info| {
             let game = InternationalDraughts::new();
             let line = info_fields(
                 &game,
@@ -89,7 +92,8 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
             );
             let mut out = io::stdout().lock();
             let _ = writeln!(out, "{line}").and_then(|_| out.flush());
-        }));
+        }),
+    );
     let engine = HubEngine::new(InternationalDraughts::new(), codec, agent).without_final_info();
     match serve(engine, io::BufReader::new(io::stdin()), io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,

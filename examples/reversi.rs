@@ -6,16 +6,16 @@
 //! cargo run --release --example reversi -- --players 4 --size 10 --seat 1=human --seat 3=human
 //! cargo run --release --example reversi -- --players 3 --size 9 --human none --engine maxn:depth=3
 //! cargo run --release --example reversi -- nboard                         # NBoard engine
+//! cargo run --release --example reversi -- nboard --ponder                # ... thinking on the GUI's time
 //! ```
 
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ply::search::alphabeta::AlphaBeta;
-use ply_reversi::nboard::NBoard;
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply_reversi::nboard::{serve, NBoard, Pondering};
 use ply_reversi::{Evaluation, Reversi};
-use ply_tools::engines::lines::{read_line, Line, MAX_LINE};
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 
@@ -42,13 +42,18 @@ enum Command {
         /// The name announced to the GUI.
         #[arg(long, default_value = "ply")]
         name: String,
+        /// Think on the opponent's time: search the position after the expected reply while
+        /// the GUI waits for the opponent (off by default, so that the engine uses one core
+        /// and only its own time, as in matches against other engines).
+        #[arg(long)]
+        ponder: bool,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Nboard { name }) = &cli.command {
-        return nboard(name);
+    if let Some(Command::Nboard { name, ponder }) = &cli.command {
+        return nboard(name, *ponder);
     }
     let entry = ply_examples::reversi();
     let game: Reversi = match entry.build(&cli.options) {
@@ -61,26 +66,18 @@ fn main() -> ExitCode {
     run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
 }
 
-/// The NBoard engine loop: one command per line on stdin, answers on stdout.
-fn nboard(name: &str) -> ExitCode {
-    let mut engine = NBoard::new(AlphaBeta::new(), name);
-    let mut input = io::stdin().lock();
-    let mut out = io::stdout().lock();
-    loop {
-        let replies = match read_line(&mut input, MAX_LINE) {
-            Ok(Some(Line::Text(line))) => engine.handle(&line),
-            // NBoard has no error answer: the GUI's status line says what was wrong.
-            Ok(Some(_)) => vec!["status ignored a line that is not UTF-8 text or too long".into()],
-            Ok(None) | Err(_) => break,
-        };
-        for reply in replies {
-            if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
-                return ExitCode::SUCCESS;
-            }
-        }
-        if engine.quit_requested() {
-            break;
+/// The NBoard engine: one command per line on stdin, answers on stdout. The search keeps its
+/// transposition table between moves, so a pondered position that the opponent did not
+/// reach still leaves its work behind.
+fn nboard(name: &str, ponder: bool) -> ExitCode {
+    let options = AlphaBetaOptions { keep_tt: true, ..AlphaBetaOptions::default() };
+    let engine = NBoard::new(AlphaBeta::with_options(options), name);
+    let pondering = if ponder { Pondering::On } else { Pondering::Off };
+    match serve(engine, io::BufReader::new(io::stdin()), io::stdout(), pondering) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
-    ExitCode::SUCCESS
 }

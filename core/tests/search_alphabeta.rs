@@ -526,3 +526,17 @@ fn selective_search_keeps_proven_results() {
     let b = AlphaBeta::with_options(null).choose(&c4, Position::new(&s), &Budget::depth(8));
     assert_eq!(a.nodes, b.unwrap().nodes);
 }
+
+/// A search cut short after a root move that beat the previous best still reports that
+/// move's line (an engine proposes its second move as the reply to ponder on).
+#[test]
+fn cut_short_search_keeps_the_line_of_its_best_move() {
+    let game = ConnectFour::standard();
+    let s = game.initial_state();
+    for nodes in [3_000, 10_000, 30_000, 100_000] {
+        let mut engine = AlphaBeta::new().with_tt_mb(4);
+        let r = engine.choose(&game, Position::new(&s), &Budget::nodes(nodes)).unwrap();
+        assert_eq!(r.pv.first(), Some(&r.best_move));
+        assert!(r.pv.len() >= 2, "{nodes} nodes: {:?}", r.pv);
+    }
+}

@@ -12,7 +12,7 @@
 //! | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, merge, Elo, SPRT, SVG |
 //! | [`perft`] | the perft/divide tool |
 //! | [`engines`] | clients of external engines (Hub, NBoard) over a process transport |
-//! | [`bench`] | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
+//! | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
 //! | [`cli`] | whole programs (`perft`, `play`; the arena's is [`arena::main`]) over a registry |
 //! | [`units`] | number and duration formatting for reports |
 //!

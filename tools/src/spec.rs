@@ -46,9 +46,12 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
 /// The largest transposition table a spec may ask for, in MiB (16 GiB).
 pub const MAX_TT_MB: usize = 16_384;
 
+/// A switch of [`AlphaBetaOptions`]: the field it sets.
+pub type Switch = fn(&mut AlphaBetaOptions) -> &mut bool;
+
 /// The keys of alpha-beta's selective switches ([`AgentSpec::selective`]) and the options
 /// they set.
-pub const SELECTIVE: [(&str, fn(&mut AlphaBetaOptions) -> &mut bool); 4] = [
+pub const SELECTIVE: [(&str, Switch); 4] = [
     ("lmr", |o| &mut o.lmr),
     ("null", |o| &mut o.null_move),
     ("iid", |o| &mut o.iid),
@@ -312,7 +315,7 @@ impl AgentSpec {
 
     /// A fresh search agent for this spec with the evaluation `eval`, seeded with the spec's
     /// `seed=` or else `seed`. Games usually build agents through their
-    /// [`AgentKit`](crate::registry::AgentKit), which finds the evaluation a spec names.
+    /// [`AgentKit`], which finds the evaluation a spec names.
     ///
     /// # Errors
     /// [`SpecError::External`] for an external engine (the kit builds those).

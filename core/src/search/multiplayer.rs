@@ -515,7 +515,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     } else {
                         Value::Heuristic(k)
                     };
-                    done = Some(Iteration { best: mv, value, pv: vec![mv], depth });
+                    // The root's line is still the one found for that move.
+                    let pv = if self.pv[0].first() == Some(&mv) {
+                        self.pv[0].clone()
+                    } else {
+                        vec![mv]
+                    };
+                    done = Some(Iteration { best: mv, value, pv, depth });
                 }
                 break;
             }

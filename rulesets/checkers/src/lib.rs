@@ -69,4 +69,4 @@ pub use error::{BoardError, Error, FenError, MoveError, ParseRulesError};
 pub use eval::Weights;
 pub use moves::Move;
 pub use notation::{MoveText, Setup};
-pub use rules::{CheckersState, Color, DrawRules, EnglishCheckers, Piece, Rules, NULL_MOVE_PIECES};
+pub use rules::{CheckersState, Color, DrawRules, EnglishCheckers, Piece, Rules};

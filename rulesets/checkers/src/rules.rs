@@ -125,9 +125,6 @@ pub struct Piece {
     pub king: bool,
 }
 
-/// The fewest pieces per side with which [`Game::null_move`] passes the turn.
-pub const NULL_MOVE_PIECES: u32 = 5;
-
 /// A position: the board size, the pieces on the dark squares, the side to move and the count
 /// of plies since the last capture or man move.
 ///
@@ -583,16 +580,8 @@ impl Game for EnglishCheckers {
         !self.has_capture(state)
     }
 
-    /// Passes the turn while each side has at least [`NULL_MOVE_PIECES`] pieces; declines
-    /// after that, where zugzwang (the move, the opposition) decides games.
-    fn null_move(&self, state: &mut CheckersState) -> bool {
-        if state.pieces.iter().map(|p| p.count_ones()).min().unwrap_or(0) < NULL_MOVE_PIECES {
-            return false;
-        }
-        state.side ^= 1;
-        state.hash ^= ZOBRIST_SIDE;
-        true
-    }
+    // `null_move` keeps the default and declines: checkers is a game of zugzwang (the move,
+    // the opposition), and null-move pruning lost 95 Elo in self-play (BENCHMARKS.md).
 
     fn repetition_limit(&self) -> Option<u32> {
         self.draws.repetition

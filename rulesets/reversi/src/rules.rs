@@ -457,6 +457,28 @@ impl Reversi {
         self.tables.zobrist[player][sq]
     }
 
+    /// [`Self::place_with_flips`] for two players on 8x8: one word per side, and a flipped
+    /// disc changes the hash by the same key whoever flips it.
+    #[inline]
+    fn place_othello(&self, state: &mut ReversiState, sq: usize) {
+        let p = state.to_move as usize;
+        let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
+        let flips = othello_flips(mine, theirs, sq as u32);
+        state.discs[p][0] = mine | flips | 1 << sq;
+        state.discs[1 - p][0] = theirs & !flips;
+        let [zp, zq] = [&self.tables.zobrist[0], &self.tables.zobrist[1]];
+        let side = self.tables.side[0] ^ self.tables.side[1];
+        let mut h = state.hash ^ self.tables.zobrist[p][sq] ^ side;
+        let mut x = flips;
+        while x != 0 {
+            let s = x.trailing_zeros() as usize;
+            h ^= zp[s] ^ zq[s];
+            x &= x - 1;
+        }
+        state.hash = h;
+        state.to_move = (1 - p) as u8;
+    }
+
     /// Plays the placement on `sq` by the player to move, whose flips are `flips`.
     #[inline]
     fn place_with_flips(&self, state: &mut ReversiState, sq: usize, flips: &Bits) {
@@ -522,6 +544,9 @@ impl Game for Reversi {
     #[inline]
     fn apply(&self, state: &mut ReversiState, mv: ReversiMove) {
         match mv {
+            ReversiMove::Place(sq) if self.kind == Kind::Othello => {
+                self.place_othello(state, sq as usize);
+            }
             ReversiMove::Place(sq) => {
                 let sq = sq as usize;
                 let flips = self.flips(state, state.to_move as usize, sq);

@@ -76,7 +76,7 @@ use std::time::Duration;
 use num_traits::Zero;
 
 use crate::eval::{Evaluator, GameEval};
-use crate::game::{Game, Outcome, Score, SolverBudget};
+use crate::game::{Game, MoveList, Outcome, Score, SolverBudget};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -532,6 +532,7 @@ impl<E, I> AlphaBeta<E, I> {
             heuristic: 0,
             root_hint: None,
             root_best: None,
+            root_line: Vec::new(),
             null_path: Vec::new(),
             root_depth: 0,
             id,
@@ -559,6 +560,12 @@ impl<E, I> AlphaBeta<E, I> {
             }
         }
         let seldepth = seldepth as u32;
+        if let (Some(c), Some(t)) = (done.as_mut(), table.as_ref()) {
+            if c.pv.len() == 1 {
+                // A line cut at a table hit: the table knows the reply.
+                c.pv.extend(table_reply(game, state, c.pv[0], t, o.keep_tt));
+            }
+        }
         if let Some(t) = table {
             self.table.put(t);
         }
@@ -586,6 +593,22 @@ impl<E, I> AlphaBeta<E, I> {
         };
         Ok(Searched { report, score: raw })
     }
+}
+
+/// The stored best reply to `mv` from `state`, if the table has one.
+fn table_reply<G: Game>(
+    game: &G,
+    state: &G::State,
+    mv: G::Move,
+    table: &TranspositionTable<G::Score>,
+    keep_tt: bool,
+) -> Option<G::Move> {
+    let mut child = state.clone();
+    game.apply(&mut child, mv);
+    let best = table.probe(game.hash(&child)?, !keep_tt)?.best?;
+    let mut moves = MoveList::new();
+    game.generate_moves(&child, &mut moves);
+    moves.get(usize::from(best)).copied()
 }
 
 /// A report with the raw root score (in the game's units, for the player to move; `None`
@@ -653,6 +676,8 @@ struct Searcher<'a, G: Game, E> {
     heuristic: u64,
     root_hint: Option<G::Move>,
     root_best: Option<(G::Move, G::Score)>,
+    /// The line of `root_best`.
+    root_line: Vec<G::Move>,
     /// `null_path[ply]`: the move into `ply` was a null move.
     null_path: Vec<bool>,
     /// The depth of the current iteration.
@@ -706,10 +731,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if self.limits.aborted {
                 if let (Some((mv, sc)), 0) = (self.root_best, self.id) {
                     // A root move completed in the cut-short iteration beat the previous best.
+                    let pv = std::mem::take(&mut self.root_line);
                     done = Some(Completed {
                         best: mv,
                         score: sc,
-                        pv: vec![mv],
+                        pv,
                         depth: done.as_ref().map_or(0, |d| d.depth),
                         exact: false,
                     });
@@ -1069,6 +1095,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 head[ply].extend_from_slice(&tail[0]);
                 if ply == 0 {
                     self.root_best = Some((mv, score));
+                    self.root_line.clone_from(&head[0]);
                 }
                 if alpha >= beta {
                     let mk = if history { game.move_key(state, mv) } else { 0 };
