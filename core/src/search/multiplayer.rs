@@ -61,7 +61,7 @@ use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Outcome, Player, Score};
 use crate::search::alphabeta::common::{
     helper_skips, inf, lazy_smp, terminal_score, value_of, Frame, Limits, MoveOrdering,
-    Repetitions, TableSlot, HASH_MOVE_KEY,
+    Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
@@ -371,26 +371,22 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
             threads,
             done: &done_flag,
         };
+        let finish = |s: &Searcher<'_, G, E>, it: Option<Iteration<G::Move>>| {
+            let depth = it.as_ref().map_or(0, |it| it.depth);
+            ThreadResult { completed: it, depth, nodes: s.limits.nodes, seldepth: s.seldepth }
+        };
         let helper = |id: usize| {
             let mut s = searcher(id);
             let it = s.deepen(state, root_hash, max_depth, &root_moves, &mut NoInfo);
-            (it, s.limits.nodes, s.seldepth)
+            finish(&s, it)
         };
         let main = || {
             let mut s = searcher(0);
             let it = s.deepen(state, root_hash, max_depth, &root_moves, info);
-            (it, s.root_hint, s.limits.nodes, s.seldepth, s.limits.elapsed())
+            (finish(&s, it), (s.root_hint, s.limits.elapsed()))
         };
-        let ((mut done, hint, mut nodes, mut seldepth, elapsed), helpers) =
-            lazy_smp(threads, &done_flag, helper, main);
-        for (it, n, sd) in helpers {
-            nodes += n;
-            seldepth = seldepth.max(sd);
-            // A helper that completed a deeper iteration than the main thread has the answer.
-            if it.as_ref().map_or(0, |c| c.depth) > done.as_ref().map_or(0, |d| d.depth) {
-                done = it;
-            }
-        }
+        let (result, (hint, elapsed)) = lazy_smp(threads, &done_flag, helper, main);
+        let (done, nodes, seldepth) = (result.completed, result.nodes, result.seldepth);
         let (best_move, value, mut pv, depth) = match done {
             Some(it) => {
                 let value = if it.depth == 0 { Value::Unknown } else { it.value };

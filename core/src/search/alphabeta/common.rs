@@ -46,11 +46,21 @@ pub(crate) struct Limits {
 
 impl Limits {
     pub(crate) fn new(budget: &Budget) -> Limits {
+        Limits::with(Deadline::new(budget), budget.nodes, budget.stop.clone(), None)
+    }
+
+    /// Limits with nothing counted yet.
+    fn with(
+        deadline: Deadline,
+        max_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
+        done: Option<Arc<AtomicBool>>,
+    ) -> Limits {
         Limits {
-            deadline: Deadline::new(budget),
-            max_nodes: budget.nodes,
-            stop: budget.stop.clone(),
-            done: None,
+            deadline,
+            max_nodes,
+            stop,
+            done,
             nodes: 0,
             aborted: false,
             next_check: 1024,
@@ -65,18 +75,12 @@ impl Limits {
     /// budget, and `done`, which ends every thread's search once set.
     pub(crate) fn for_thread(&self, threads: usize, id: usize, done: &Arc<AtomicBool>) -> Limits {
         let t = threads.max(1) as u64;
-        Limits {
-            deadline: self.deadline,
-            max_nodes: self.max_nodes.map(|n| (n / t + u64::from((id as u64) < n % t)).max(1)),
-            stop: self.stop.clone(),
-            done: (threads > 1).then(|| done.clone()),
-            nodes: 0,
-            aborted: false,
-            next_check: 1024,
-            iteration_start: Duration::ZERO,
-            first_move: None,
-            last_first_move: Duration::ZERO,
-        }
+        Limits::with(
+            self.deadline,
+            self.max_nodes.map(|n| (n / t + u64::from((id as u64) < n % t)).max(1)),
+            self.stop.clone(),
+            (threads > 1).then(|| done.clone()),
+        )
     }
 
     /// The deepest iteration to run: the budget's depth, or [`MAX_DEPTH`] when another limit
@@ -168,29 +172,45 @@ impl Limits {
     }
 }
 
+/// What one thread of a search did: its last completed iteration (`C`), at what depth, and
+/// the nodes and deepest ply it searched.
+pub(crate) struct ThreadResult<C> {
+    pub(crate) completed: Option<C>,
+    pub(crate) depth: u32,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+}
+
 /// Lazy SMP: runs `main` on this thread and `helper(id)` for `id` in `1..threads` on scoped
 /// threads, all searching the same position with one shared transposition table. Once `main`
 /// returns, `done` is set, which ends the helpers' searches (their limits watch it, see
-/// [`Limits::for_thread`]); their results come back in id order.
-pub(crate) fn lazy_smp<R, H: Send>(
+/// [`Limits::for_thread`]). The answer is the main thread's result (and its extra `X`) with
+/// every thread's nodes and deepest ply, and the deepest completed iteration of any thread
+/// (the main thread's on a tie).
+pub(crate) fn lazy_smp<C: Send, X>(
     threads: usize,
     done: &AtomicBool,
-    helper: impl Fn(usize) -> H + Sync,
-    main: impl FnOnce() -> R,
-) -> (R, Vec<H>) {
+    helper: impl Fn(usize) -> ThreadResult<C> + Sync,
+    main: impl FnOnce() -> (ThreadResult<C>, X),
+) -> (ThreadResult<C>, X) {
     if threads <= 1 {
-        return (main(), Vec::new());
+        return main();
     }
     std::thread::scope(|scope| {
         let helper = &helper;
         let handles: Vec<_> = (1..threads).map(|id| scope.spawn(move || helper(id))).collect();
-        let r = main();
+        let (mut result, extra) = main();
         done.store(true, Ordering::Relaxed);
-        let helpers = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect();
-        (r, helpers)
+        for h in handles {
+            let other = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            result.nodes += other.nodes;
+            result.seldepth = result.seldepth.max(other.seldepth);
+            if other.completed.is_some() && other.depth > result.depth {
+                result.completed = other.completed;
+                result.depth = other.depth;
+            }
+        }
+        (result, extra)
     })
 }
 

@@ -82,7 +82,7 @@ use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, Sear
 
 use common::{
     helper_skips, inf, lazy_smp, terminal_score, value_of, window, Frame, Limits, MoveOrdering,
-    Repetitions, TableSlot, HASH_MOVE_KEY,
+    Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
@@ -539,26 +539,22 @@ impl<E, I> AlphaBeta<E, I> {
             threads,
             done: &done_flag,
         };
+        let finish = |s: &Searcher<'_, G, E>, c: Option<Completed<G::Move, G::Score>>| {
+            let depth = c.as_ref().map_or(0, |c| c.depth);
+            ThreadResult { completed: c, depth, nodes: s.limits.nodes, seldepth: s.seldepth }
+        };
         let helper = |id: usize| {
             let mut s = searcher(id);
             let c = s.deepen(state, root_hash, max_depth, &root_moves, &mut NoInfo);
-            (c, s.limits.nodes, s.seldepth)
+            finish(&s, c)
         };
         let main = || {
             let mut s = searcher(0);
             let c = s.deepen(state, root_hash, max_depth, &root_moves, info);
-            (c, s.root_hint, s.limits.nodes, s.seldepth, s.limits.elapsed())
+            (finish(&s, c), (s.root_hint, s.limits.elapsed()))
         };
-        let ((mut done, hint, mut nodes, mut seldepth, elapsed), helpers) =
-            lazy_smp(threads, &done_flag, helper, main);
-        for (c, n, sd) in helpers {
-            nodes += n;
-            seldepth = seldepth.max(sd);
-            // A helper that completed a deeper iteration than the main thread has the answer.
-            if c.as_ref().map_or(0, |c| c.depth) > done.as_ref().map_or(0, |d| d.depth) {
-                done = c;
-            }
-        }
+        let (result, (hint, elapsed)) = lazy_smp(threads, &done_flag, helper, main);
+        let (mut done, nodes, seldepth) = (result.completed, result.nodes, result.seldepth);
         let seldepth = seldepth as u32;
         if let (Some(c), Some(t)) = (done.as_mut(), table.as_ref()) {
             if c.pv.len() == 1 {
