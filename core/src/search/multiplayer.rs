@@ -512,11 +512,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         Value::Heuristic(k)
                     };
                     // The root's line is still the one found for that move.
-                    let pv = if self.pv[0].first() == Some(&mv) {
-                        self.pv[0].clone()
-                    } else {
-                        vec![mv]
-                    };
+                    let pv =
+                        if self.pv[0].first() == Some(&mv) { self.pv[0].clone() } else { vec![mv] };
                     done = Some(Iteration { best: mv, value, pv, depth });
                 }
                 break;
