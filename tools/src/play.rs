@@ -2,9 +2,19 @@
 //! any [`Game`] with [`Notation`], plus a quiet engine-vs-engine mode for scripts.
 //!
 //! A human types a move in the game's notation, the number of a move from the printed list
-//! (`#3` forces the list reading where a number is also a move, as in Connect Four), or a
-//! command: `help`, `moves`, `undo` (back to the human's previous turn), `quit`. End of input
-//! ends the game cleanly.
+//! (`#3` forces the list reading where a number is also a move, as in Connect Four), Enter
+//! alone for the only legal move, or a command ([`HELP`] lists them): `hint` and `go` (an
+//! engine's move for the human, shown or played), `swap`, `undo` and `redo`, `list`,
+//! `time T` and `depth N` (the engines' budget from now on), `new`, `save FILE` and
+//! `load FILE` ([`write_game`]), `resign`, `quit`. A mistyped command or move is explained
+//! and asked again, with the game unchanged. End of input ends the game cleanly.
+//!
+//! # Replaying a game
+//!
+//! Engines are seeded from the game's seed and their seat, and `hint`/`go` from the seed
+//! too, so with depth, node or iteration budgets (and one search thread) the same seed
+//! replays the same game. A time budget makes the depth reached depend on the machine and
+//! its load, so those games vary; `save` keeps one.
 //!
 //! # Pondering
 //!
@@ -47,8 +57,12 @@ use ply::search::{Agent, Budget, Deadline, Position, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
 use crate::registry::AgentKit;
+
+mod commands;
+
 use crate::spec::{parse_duration, AgentSpec};
 use crate::units::{secs, si};
+pub use commands::{read_input, Input, InputError, HELP};
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,14 +128,18 @@ pub struct PlayArgs {
     /// given are played by the engine.
     #[arg(long = "seat", value_name = "N=WHO")]
     pub seats: Vec<String>,
-    /// Seed for the engines (default: from the clock, printed so a game can be replayed).
+    /// Seed for the engines (default: from the clock; printed). With depth, node or
+    /// iteration budgets the same seed replays the same game; engines on time (the default
+    /// engines, --time) search more or less deeply from run to run, so those games vary (use
+    /// save to keep one).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Start from this position, in the game's position notation (PDN FEN for checkers and
     /// draughts).
     #[arg(long, visible_alias = "fen", value_name = "P")]
     pub position: Option<String>,
-    /// Time per engine move, e.g. 500ms or 2s (sets the time of every engine).
+    /// Time per engine move, e.g. 500ms or 2s (sets the time of every engine). Games on time
+    /// vary from run to run, even with the same --seed.
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub time: Option<Duration>,
     /// Search depth of every engine, in plies.
@@ -133,6 +151,9 @@ pub struct PlayArgs {
     /// you think).
     #[arg(long)]
     pub ponder: bool,
+    /// No colours in the terminal (the NO_COLOR environment variable does the same).
+    #[arg(long)]
+    pub no_color: bool,
 }
 
 /// Reads `--seat N=WHO` options into one seat per player; seats not given get `default`.
@@ -245,6 +266,8 @@ pub struct PlayConfig {
     pub echo: bool,
     /// Engines think on the humans' time (see [pondering](self#pondering)).
     pub ponder: bool,
+    /// The engine of `hint` and `go` for a seat where no engine has sat.
+    pub assistant: AgentSpec,
 }
 
 impl PlayConfig {
@@ -262,6 +285,8 @@ pub enum Ending {
     Quit,
     /// The input ran out (Ctrl-D, or a script's end).
     EndOfInput,
+    /// The human of this seat typed `resign`.
+    Resigned(Player),
 }
 
 /// A failure of the play loop itself (not of the players' input, which is asked again).
@@ -295,49 +320,6 @@ pub enum PlayLoopError {
         mv: String,
     },
 }
-
-/// One line typed by a human, understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Input<M> {
-    /// Play this move.
-    Move(M),
-    /// Show the commands.
-    Help,
-    /// Show the legal moves again.
-    Moves,
-    /// Take back to this human's previous turn.
-    Undo,
-    /// Leave the game.
-    Quit,
-}
-
-/// Why a typed line is not a move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum InputError {
-    /// Nothing typed.
-    #[error("type a move, a number from the list, or help")]
-    Empty,
-    /// A list number out of range.
-    #[error("there is no move number {number}: the list has {len}")]
-    NoSuchNumber {
-        /// The number typed.
-        number: usize,
-        /// How many moves the list has.
-        len: usize,
-    },
-    /// The game's notation rejected the text.
-    #[error("{0}")]
-    Notation(String),
-}
-
-/// The help text of the play loop.
-pub const HELP: &str = "\
-Type a move in the game's notation, or the number of a move from the list (#N always means
-the list), or one of:
-  moves   show the legal moves again
-  undo    take back to your previous turn
-  help    show this text
-  quit    leave the game (so does end of input, Ctrl-D)";
 
 /// The start position: `text` read in the game's position notation, or the initial state
 /// when there is none.
@@ -388,24 +370,6 @@ pub fn resolve_input<G: Notation>(
             Ok(n) => by_number(n),
             Err(_) => Err(InputError::Notation(e.to_string())),
         },
-    }
-}
-
-/// A typed line: a command word or a move (see [`resolve_input`]).
-///
-/// # Errors
-/// As [`resolve_input`].
-pub fn read_input<G: Notation>(
-    game: &G,
-    state: &G::State,
-    text: &str,
-) -> Result<Input<G::Move>, InputError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "help" | "h" | "?" => Ok(Input::Help),
-        "moves" | "list" => Ok(Input::Moves),
-        "undo" | "back" => Ok(Input::Undo),
-        "quit" | "exit" | "q" => Ok(Input::Quit),
-        _ => resolve_input(game, state, text).map(Input::Move),
     }
 }
 
@@ -496,7 +460,8 @@ pub fn describe_outcome(outcome: &Outcome, names: &[String], repetition: bool) -
     }
 }
 
-/// One line of engine statistics: depth, score, nodes, speed, time and PV.
+/// One line of engine statistics: the move, then depth, score, nodes, speed, time and PV;
+/// or the move and `forced` when it was the only legal one.
 pub fn engine_line<G: Notation>(
     game: &G,
     state: &G::State,
@@ -504,8 +469,33 @@ pub fn engine_line<G: Notation>(
     report: &SearchReport<G::Move>,
 ) -> String {
     let mv = game.format_move(state, report.best_move);
+    format!("{who} plays {mv}   {}", search_summary(game, state, report))
+}
+
+/// The line of `hint`: the suggested move and the search behind it, as [`engine_line`].
+pub fn hint_line<G: Notation>(
+    game: &G,
+    state: &G::State,
+    report: &SearchReport<G::Move>,
+) -> String {
+    let mv = game.format_move(state, report.best_move);
+    format!("hint: {mv}   {}", search_summary(game, state, report))
+}
+
+/// What a search found, after its move: `forced` when `state` has one legal move, else
+/// depth, score, nodes, speed, time and PV.
+fn search_summary<G: Notation>(
+    game: &G,
+    state: &G::State,
+    report: &SearchReport<G::Move>,
+) -> String {
+    let mut legal = MoveList::new();
+    game.generate_moves(state, &mut legal);
+    if legal.len() == 1 {
+        return "forced".to_string();
+    }
     let pv = format_line(game, state, &report.pv).join(" ");
-    let mut line = format!("{who} plays {mv}   depth {}", report.depth);
+    let mut line = format!("depth {}", report.depth);
     if report.seldepth > report.depth {
         line += &format!("/{}", report.seldepth);
     }
@@ -519,11 +509,19 @@ pub fn engine_line<G: Notation>(
 
 /// True if stdout takes colours: a terminal, and `NO_COLOR` unset or empty.
 pub fn color_enabled() -> bool {
-    let no_color = match std::env::var_os("NO_COLOR") {
-        Some(v) => !v.is_empty(),
-        None => false,
-    };
-    io::stdout().is_terminal() && !no_color
+    wants_color(false, std::env::var_os("NO_COLOR").as_deref(), io::stdout().is_terminal())
+}
+
+/// Whether to print colours: not with `--no-color` (`no_color_flag`), not when the
+/// `NO_COLOR` environment variable is set to anything but the empty string
+/// (<https://no-color.org>), and only to a terminal.
+pub fn wants_color(
+    no_color_flag: bool,
+    no_color_env: Option<&std::ffi::OsStr>,
+    terminal: bool,
+) -> bool {
+    let env_off = no_color_env.is_some_and(|v| !v.is_empty());
+    terminal && !no_color_flag && !env_off
 }
 
 /// A seed from the clock, for games that were not given one.
@@ -746,8 +744,9 @@ pub fn print_result<G: Notation>(
     writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))
 }
 
-/// Plays a game at the terminal: humans type their moves on `input`, engines print a line of
-/// statistics per move, everything goes to `out`. Returns how it ended and the record.
+/// Plays a game at the terminal: humans type their moves or commands ([`HELP`]) on `input`,
+/// engines print a line of statistics per move, everything goes to `out`. Returns how it
+/// ended and the record (of the game on the board at the end, after any `new` or `load`).
 ///
 /// # Errors
 /// If the terminal fails or an engine cannot move; bad human input is explained and asked
@@ -762,9 +761,20 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
 ) -> Result<(Ending, Record<'g, G>), PlayLoopError> {
     assert_eq!(config.seats.len(), game.num_players(), "one seat per player");
     let names: Vec<String> = (0..game.num_players()).map(|i| config.name(Player::new(i))).collect();
-    let mut engines = build_engines(&config.seats, config.seed, kit)?;
-    let mut record = Record::new(game, start.clone());
-    let mut to_move: Vec<Player> = Vec::new();
+    // Who plays each seat now (`swap` changes it), and the spec that `hint` and `go` use for
+    // each seat: the engine that sat there, else the assistant.
+    let mut seats = config.seats.clone();
+    let mut helpers: Vec<AgentSpec> = seats
+        .iter()
+        .map(|s| match s {
+            Seat::Engine(spec) => spec.clone(),
+            Seat::Human => config.assistant.clone(),
+        })
+        .collect();
+    let mut engines = build_engines(&seats, config.seed, kit)?;
+    let mut record = Record::new(game, start);
+    // The moves `undo` took back, the next one last.
+    let mut redo: Vec<G::Move> = Vec::new();
     let mut line = Vec::new();
     // The principal variation of the last engine search and the number of moves played
     // before it, for the move a human is expected to play.
@@ -778,13 +788,12 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         }
         let player = game.to_move(record.state());
         let seat = player.index();
-        to_move.truncate(record.moves().len());
-        to_move.push(player);
         let who = names[seat].clone();
-        if config.seats[seat] != Seat::Human {
+        if seats[seat] != Seat::Human {
             let ready = pondered.take().filter(|(s, _)| *s == seat).map(|(_, r)| r);
             let played = record.moves().len();
             let report = engine_move(&mut record, &mut engines, seat, &who, ready, out)?;
+            note_played(&mut redo, report.best_move);
             last_pv = Some((played, report.pv));
             continue;
         }
@@ -801,9 +810,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                 out.flush()?;
                 line.clear();
                 if input.read_until(b'\n', &mut line)? == 0 {
-                    if let Some(p) = ponder.take() {
-                        p.finish(&mut engines, false);
-                    }
+                    stop_pondering(&mut ponder, &mut engines);
                     writeln!(
                         out,
                         "\nend of input: game left after {} moves",
@@ -816,34 +823,50 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                 if config.echo {
                     writeln!(out, "{}", text.trim_end())?;
                 }
-                match read_input(game, record.state(), &text) {
-                    Ok(Input::Move(mv)) => {
-                        let before = record.state().clone();
-                        // `resolve_input` only returns listed moves; a repetition draw is
-                        // checked at the top of the loop, so this cannot be refused.
-                        if let Err(e) = record.play(mv) {
-                            writeln!(out, "{e}")?;
+                let chosen = match read_input(game, record.state(), &text) {
+                    Ok(Input::Move(mv)) => mv,
+                    Ok(Input::Go) => match assist(&record, &helpers[seat], config.seed, kit) {
+                        Ok(report) => {
+                            let by = format!("{who} (engine)");
+                            writeln!(out, "{}", engine_line(game, record.state(), &by, &report))?;
+                            report.best_move
+                        }
+                        Err(e) => {
+                            writeln!(out, "go: {e}")?;
                             continue;
                         }
-                        // After a hit the pondering agent has searched the position after
-                        // `mv` already (an MCTS tree is rooted there): it is not told of it.
-                        let mut searched = None;
-                        if let Some(p) = ponder.take() {
-                            let (seat, hit) = (p.seat, p.expected == mv);
-                            if let Some(report) = p.finish(&mut engines, hit) {
-                                pondered = Some((seat, report));
-                                searched = Some(seat);
+                    },
+                    Ok(Input::Hint) => {
+                        match assist(&record, &helpers[seat], config.seed, kit) {
+                            Ok(report) => {
+                                writeln!(out, "{}", hint_line(game, record.state(), &report))?
                             }
+                            Err(e) => writeln!(out, "hint: {e}")?,
                         }
-                        observe_all(game, &mut engines, &before, mv, searched);
-                        return Ok(None);
+                        continue;
                     }
-                    Ok(Input::Help) => writeln!(out, "{HELP}")?,
-                    Ok(Input::Moves) => writeln!(out, "{}", numbered_moves(game, record.state()))?,
-                    Ok(Input::Quit) => {
-                        if let Some(p) = ponder.take() {
-                            p.finish(&mut engines, false);
+                    Ok(Input::Help) => {
+                        writeln!(out, "{HELP}")?;
+                        continue;
+                    }
+                    Ok(Input::Moves) => {
+                        writeln!(out, "{}", numbered_moves(game, record.state()))?;
+                        continue;
+                    }
+                    Ok(Input::List) => {
+                        if record.moves().is_empty() {
+                            writeln!(out, "no moves yet")?;
+                        } else {
+                            writeln!(
+                                out,
+                                "moves: {}",
+                                score_sheet(game, record.start(), record.moves())
+                            )?;
                         }
+                        continue;
+                    }
+                    Ok(Input::Quit) => {
+                        stop_pondering(&mut ponder, &mut engines);
                         writeln!(out, "game left after {} moves", record.moves().len())?;
                         writeln!(
                             out,
@@ -852,39 +875,334 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         )?;
                         return Ok(Some(Ending::Quit));
                     }
+                    Ok(Input::Resign) => {
+                        stop_pondering(&mut ponder, &mut engines);
+                        writeln!(out, "{who} resigns after {} moves", record.moves().len())?;
+                        if names.len() == 2 {
+                            writeln!(out, "result: {} wins", names[1 - seat])?;
+                        }
+                        writeln!(
+                            out,
+                            "moves: {}",
+                            score_sheet(game, record.start(), record.moves())
+                        )?;
+                        return Ok(Some(Ending::Resigned(player)));
+                    }
+                    Ok(Input::Swap) => {
+                        let n = seats.len();
+                        let Some(other) = (1..n)
+                            .map(|k| (seat + k) % n)
+                            .find(|&s| matches!(seats[s], Seat::Engine(_)))
+                        else {
+                            writeln!(out, "swap: no engine plays in this game")?;
+                            continue;
+                        };
+                        stop_pondering(&mut ponder, &mut engines);
+                        seats.swap(seat, other);
+                        engines.swap(seat, other);
+                        helpers.swap(seat, other);
+                        last_pv = None;
+                        writeln!(out, "you now play {}; the engine plays {who}", names[other])?;
+                        return Ok(None);
+                    }
+                    Ok(Input::Time(t)) => {
+                        stop_pondering(&mut ponder, &mut engines);
+                        let change = BudgetChange::Time(t);
+                        let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
+                        writeln!(out, "{text}")?;
+                        continue;
+                    }
+                    Ok(Input::Depth(d)) => {
+                        stop_pondering(&mut ponder, &mut engines);
+                        let change = BudgetChange::Depth(d);
+                        let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
+                        writeln!(out, "{text}")?;
+                        continue;
+                    }
                     Ok(Input::Undo) => {
                         let now = record.moves().len();
-                        let Some(target) = undo_target(&to_move, &config.seats, now) else {
+                        let to_move = players_to_move(&record);
+                        let Some(target) = undo_target(&to_move, &seats, now) else {
                             writeln!(out, "nothing to undo")?;
                             continue;
                         };
-                        if let Some(p) = ponder.take() {
-                            p.finish(&mut engines, false);
-                        }
-                        let moves = record.moves()[..target].to_vec();
-                        record = Record::new(game, start.clone());
-                        for engine in engines.iter_mut().flatten() {
-                            engine.0.new_game();
-                        }
-                        for mv in moves {
-                            let before = record.state().clone();
-                            record.play(mv).expect("replaying moves that were legal");
-                            observe_all(game, &mut engines, &before, mv, None);
-                        }
+                        stop_pondering(&mut ponder, &mut engines);
+                        let moves = record.moves().to_vec();
+                        redo.extend(moves[target..].iter().rev());
+                        record = replay(game, record.start(), &moves[..target], &mut engines)
+                            .expect("replaying moves that were legal");
+                        last_pv = None;
                         writeln!(out, "took back {} moves", now - target)?;
+                        return Ok(None);
+                    }
+                    Ok(Input::Redo) => {
+                        if redo.is_empty() {
+                            writeln!(out, "nothing to redo")?;
+                            continue;
+                        }
+                        stop_pondering(&mut ponder, &mut engines);
+                        let mut count = 0;
+                        while let Some(mv) = redo.pop() {
+                            let before = record.state().clone();
+                            if record.play(mv).is_err() {
+                                redo.clear();
+                                break;
+                            }
+                            observe_all(game, &mut engines, &before, mv, None);
+                            count += 1;
+                            let next = game.to_move(record.state()).index();
+                            if record.outcome().is_some() || seats[next] == Seat::Human {
+                                break;
+                            }
+                        }
+                        last_pv = None;
+                        writeln!(out, "played again {count} moves")?;
+                        return Ok(None);
+                    }
+                    Ok(Input::New) => {
+                        stop_pondering(&mut ponder, &mut engines);
+                        record = replay(game, record.start(), &[], &mut engines)
+                            .expect("no moves to replay");
+                        redo.clear();
+                        last_pv = None;
+                        writeln!(out, "new game")?;
+                        return Ok(None);
+                    }
+                    Ok(Input::Save(path)) => {
+                        match std::fs::write(&path, write_game(&record)) {
+                            Ok(()) => {
+                                writeln!(out, "saved {} moves to {path}", record.moves().len())?
+                            }
+                            Err(e) => writeln!(out, "save: cannot write {path}: {e}")?,
+                        }
+                        continue;
+                    }
+                    Ok(Input::Load(path)) => {
+                        let loaded = std::fs::read_to_string(&path)
+                            .map_err(|e| format!("cannot read {path}: {e}"))
+                            .and_then(|text| read_game(game, &text));
+                        let (loaded_start, moves) = match loaded {
+                            Ok(game) => game,
+                            Err(e) => {
+                                writeln!(out, "load: {e}")?;
+                                continue;
+                            }
+                        };
+                        stop_pondering(&mut ponder, &mut engines);
+                        record = replay(game, &loaded_start, &moves, &mut engines)
+                            .expect("read_game checked the moves");
+                        redo.clear();
+                        last_pv = None;
+                        writeln!(out, "loaded {} moves from {path}", moves.len())?;
                         return Ok(None);
                     }
                     Err(e) => {
                         writeln!(out, "{e}")?;
-                        writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                        if !matches!(e, InputError::BadArgument { .. }) {
+                            writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                        }
+                        continue;
+                    }
+                };
+                let before = record.state().clone();
+                // Only listed moves get here; a repetition draw is checked at the top of the
+                // loop, so this cannot be refused.
+                if let Err(e) = record.play(chosen) {
+                    writeln!(out, "{e}")?;
+                    continue;
+                }
+                note_played(&mut redo, chosen);
+                // After a hit the pondering agent has searched the position after `chosen`
+                // already (an MCTS tree is rooted there): it is not told of it.
+                let mut searched = None;
+                if let Some(p) = ponder.take() {
+                    let (seat, hit) = (p.seat, p.expected == chosen);
+                    if let Some(report) = p.finish(&mut engines, hit) {
+                        pondered = Some((seat, report));
+                        searched = Some(seat);
                     }
                 }
+                observe_all(game, &mut engines, &before, chosen, searched);
+                return Ok(None);
             }
         })?;
         if let Some(ending) = ending {
             return Ok((ending, record));
         }
     }
+}
+
+/// Stops a ponder search, if one runs, and puts its agent back in its seat.
+fn stop_pondering<G: Game>(ponder: &mut Option<Ponder<'_, G>>, engines: &mut [Option<Engine<G>>]) {
+    if let Some(p) = ponder.take() {
+        p.finish(engines, false);
+    }
+}
+
+/// Keeps the moves of `redo` while play follows them, drops them once it leaves them.
+fn note_played<M: PartialEq>(redo: &mut Vec<M>, mv: M) {
+    if redo.last() == Some(&mv) {
+        redo.pop();
+    } else {
+        redo.clear();
+    }
+}
+
+/// The seat to move at each ply of `record` (and after its last move).
+fn players_to_move<G: Game>(record: &Record<'_, G>) -> Vec<Player> {
+    let game = record.game();
+    let mut state = record.start().clone();
+    let mut players = Vec::with_capacity(record.moves().len() + 1);
+    for &mv in record.moves() {
+        players.push(game.to_move(&state));
+        game.apply(&mut state, mv);
+    }
+    players.push(game.to_move(&state));
+    players
+}
+
+/// A new record of `moves` from `start`, with every engine told of a new game and of each
+/// move. Returns the index of the first move that cannot be played instead.
+fn replay<'g, G: Game>(
+    game: &'g G,
+    start: &G::State,
+    moves: &[G::Move],
+    engines: &mut [Option<Engine<G>>],
+) -> Result<Record<'g, G>, usize> {
+    let mut record = Record::new(game, start.clone());
+    for engine in engines.iter_mut().flatten() {
+        engine.0.new_game();
+    }
+    for (i, &mv) in moves.iter().enumerate() {
+        let before = record.state().clone();
+        record.play(mv).map_err(|_| i)?;
+        observe_all(game, engines, &before, mv, None);
+    }
+    Ok(record)
+}
+
+/// Seed salt of the engine that answers `hint` and `go`, so it does not share the seed of
+/// the engine seat it may replace.
+const ASSIST_SALT: u64 = 0x6869_6e74;
+
+/// The move an engine built from `spec` suggests for the side to move (`hint`, `go`): the
+/// only legal move at once, else a search from a fresh engine seeded from `seed` and the
+/// seat, so the same game gives the same suggestion.
+fn assist<G: Notation + Sync + 'static>(
+    record: &Record<'_, G>,
+    spec: &AgentSpec,
+    seed: u64,
+    kit: &AgentKit<G>,
+) -> Result<SearchReport<G::Move>, String> {
+    let game = record.game();
+    let mut legal = MoveList::new();
+    game.generate_moves(record.state(), &mut legal);
+    if let [only] = legal.as_slice() {
+        return Ok(SearchReport::instant(*only, Duration::ZERO));
+    }
+    let seat = game.to_move(record.state()).index() as u64;
+    let mut agent = kit
+        .build(spec, mix64(seed ^ seat ^ ASSIST_SALT))
+        .map_err(|e| format!("engine {spec}: {e}"))?;
+    agent.new_game();
+    let position = Position::with_history(record.state(), record.hashes());
+    agent.choose(game, position, &spec.budget()).map_err(|e| format!("engine {spec}: {e}"))
+}
+
+/// A change of the engines' budget typed during a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum BudgetChange {
+    /// This time per move and no other limit.
+    Time(Duration),
+    /// This depth and no other limit.
+    Depth(u32),
+}
+
+/// Applies `change` to `spec` if its algorithm takes that limit; false if it does not.
+fn rebudget(spec: &mut AgentSpec, change: BudgetChange) -> bool {
+    let key = match change {
+        BudgetChange::Time(_) => "time",
+        BudgetChange::Depth(_) => "depth",
+    };
+    if !spec.algorithm.keys().contains(&key) {
+        return false;
+    }
+    spec.time = None;
+    spec.depth = None;
+    spec.nodes = None;
+    spec.iters = None;
+    match change {
+        BudgetChange::Time(t) => spec.time = Some(t),
+        BudgetChange::Depth(d) => spec.depth = Some(d),
+    }
+    true
+}
+
+/// Applies `change` to every engine seat and to the specs of `hint` and `go`; returns a line
+/// saying what the engines are now (and which ones kept their budget).
+fn change_budgets<G: Game>(
+    seats: &mut [Seat],
+    engines: &mut [Option<Engine<G>>],
+    helpers: &mut [AgentSpec],
+    change: BudgetChange,
+) -> String {
+    for spec in helpers.iter_mut() {
+        rebudget(spec, change);
+    }
+    let mut now = Vec::new();
+    let mut kept = Vec::new();
+    for (seat, engine) in seats.iter_mut().zip(engines.iter_mut()) {
+        let (Seat::Engine(spec), Some((_, budget, name))) = (seat, engine.as_mut()) else {
+            continue;
+        };
+        if rebudget(spec, change) {
+            *budget = spec.budget();
+            *name = spec.to_string();
+            now.push(name.clone());
+        } else {
+            kept.push(spec.to_string());
+        }
+    }
+    let mut text = match now.is_empty() {
+        true => "no engine takes that limit".to_string(),
+        false => format!("engines now: {}", now.join(", ")),
+    };
+    if !kept.is_empty() {
+        text += &format!(" (unchanged: {})", kept.join(", "));
+    }
+    text
+}
+
+/// The text `save` writes: the start position in the game's notation on the first line, then
+/// the moves, one per line.
+pub fn write_game<G: Notation>(record: &Record<'_, G>) -> String {
+    let game = record.game();
+    let mut text = game.format_state(record.start());
+    text.push('\n');
+    for mv in format_line(game, record.start(), record.moves()) {
+        text.push_str(&mv);
+        text.push('\n');
+    }
+    text
+}
+
+/// Reads a game written by [`write_game`]: the start position and the moves. Blank lines are
+/// skipped.
+///
+/// # Errors
+/// A message naming the line whose position or move cannot be read or played.
+pub fn read_game<G: Notation>(game: &G, text: &str) -> Result<(G::State, Vec<G::Move>), String> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (n, first) = lines.next().ok_or("the file is empty")?;
+    let start = game.parse_state(first.trim()).map_err(|e| format!("line {}: {e}", n + 1))?;
+    let mut record = Record::new(game, start.clone());
+    for (i, text) in lines {
+        let mv = game
+            .parse_move(record.state(), text.trim())
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        record.play(mv).map_err(|e| format!("line {}: {e}", i + 1))?;
+    }
+    Ok((start, record.moves().to_vec()))
 }
 
 /// Plays engines against each other from `start` to the end, one line per move on `out`, then
@@ -957,13 +1275,14 @@ pub fn run<G: Notation + Sync + 'static>(
     };
     let default_spec = if humans_play { defaults.engine } else { defaults.batch_engine };
     let seats = args.engine_specs_for(default_spec, game.num_players()).and_then(|engines| {
-        if args.seats.is_empty() {
-            Ok(human.seats(game.num_players(), &engines))
+        let seats = if args.seats.is_empty() {
+            human.seats(game.num_players(), &engines)
         } else {
-            parse_seats(&args.seats, game.num_players(), &engines[0])
-        }
+            parse_seats(&args.seats, game.num_players(), &engines[0])?
+        };
+        Ok((seats, engines[0].clone()))
     });
-    let seats = match seats {
+    let (seats, assistant) = match seats {
         Ok(seats) => seats,
         Err(e) => {
             eprintln!("error: {e}");
@@ -981,7 +1300,7 @@ pub fn run<G: Notation + Sync + 'static>(
     } else {
         Vec::new()
     };
-    let color = color_enabled();
+    let color = !args.no_color && color_enabled();
     let mut out = io::stdout().lock();
     let describe: Vec<String> = seats
         .iter()
@@ -994,7 +1313,12 @@ pub fn run<G: Notation + Sync + 'static>(
             }
         })
         .collect();
-    let _ = writeln!(out, "{}  (seed {seed})", describe.join(", "));
+    let timed = seats.iter().any(|s| match s {
+        Seat::Engine(spec) => spec.budget().time.is_some(),
+        Seat::Human => false,
+    });
+    let replay = if timed { "; engines on time: games vary from run to run" } else { "" };
+    let _ = writeln!(out, "{}  (seed {seed}{replay})", describe.join(", "));
     let result = if !humans_play {
         let specs: Vec<AgentSpec> = seats
             .into_iter()
@@ -1005,8 +1329,15 @@ pub fn run<G: Notation + Sync + 'static>(
             .collect();
         play_engines(game, start, &specs, seed, &names, kit, &mut out).map(|_| ())
     } else {
-        let config =
-            PlayConfig { seats, seed, color, names, echo: !stdin_is_terminal, ponder: args.ponder };
+        let config = PlayConfig {
+            seats,
+            seed,
+            color,
+            names,
+            echo: !stdin_is_terminal,
+            ponder: args.ponder,
+            assistant,
+        };
         let mut input = io::stdin().lock();
         if stdin_is_terminal {
             let _ = writeln!(out, "type help for the commands");
@@ -1111,8 +1442,15 @@ mod tests {
 
     fn play_script(script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>, String) {
         let g = TicTacToe;
-        let config =
-            PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true, ponder: false };
+        let config = PlayConfig {
+            seats,
+            seed: 1,
+            color: false,
+            names: vec![],
+            echo: true,
+            ponder: false,
+            assistant: spec("alphabeta:depth=9"),
+        };
         let mut out = Vec::new();
         let (ending, record) = play_terminal(
             &g,
@@ -1190,8 +1528,15 @@ mod tests {
             let seats = vec![Seat::Human, Seat::Engine(spec(engine))];
             let game = std::thread::spawn(move || {
                 let g = ConnectFour::standard();
-                let config =
-                    PlayConfig { seats, seed: 1, color: false, names: vec![], echo: true, ponder };
+                let config = PlayConfig {
+                    seats,
+                    seed: 1,
+                    color: false,
+                    names: vec![],
+                    echo: true,
+                    ponder,
+                    assistant: spec("alphabeta:depth=6"),
+                };
                 let mut input = io::BufReader::new(reader);
                 let (ending, record) = play_terminal(
                     &g,
@@ -1257,7 +1602,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(200));
         game.send("help");
         std::thread::sleep(Duration::from_millis(100));
-        assert!(game.text().contains("moves   show the legal moves again"), "{}", game.text());
+        assert!(game.text().contains("moves      show the legal moves again"), "{}", game.text());
         let reply =
             if hit { expected } else { (expected.parse::<usize>().unwrap() % 7 + 1).to_string() };
         game.send(&reply);
