@@ -17,6 +17,7 @@
 //! measures the default and the one variant whose name starts with `VARIANT` (`lmr`, `iid`...). `--threads N` searches with `N` threads (Lazy SMP):
 //! compare the times with those of one thread for the parallel speed-up to a fixed depth.
 
+use std::process::ExitCode;
 use std::time::Instant;
 
 use ply::games::ConnectFour;
@@ -123,30 +124,56 @@ fn variants(ablate: bool) -> Vec<(String, AlphaBetaOptions)> {
     v
 }
 
-fn main() {
-    let mut games: Vec<String> = Vec::new();
-    let mut delta: i64 = 0;
-    let mut ablate = false;
-    let mut threads = 1;
-    let mut only: Option<String> = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--depth-delta" {
-            delta = args.next().and_then(|d| d.parse().ok()).expect("--depth-delta N");
-        } else if a == "--threads" {
-            threads = args.next().and_then(|d| d.parse().ok()).expect("--threads N");
-        } else if a == "--only" {
-            only = Some(args.next().expect("--only VARIANT"));
-        } else if a == "--ablate" {
-            ablate = true;
-        } else {
-            games.push(a);
+/// What the command line asks for.
+struct Args {
+    games: Vec<String>,
+    delta: i64,
+    ablate: bool,
+    threads: usize,
+    only: Option<String>,
+}
+
+/// The games this program knows.
+const GAMES: [&str; 4] = ["checkers", "draughts", "othello", "connect4"];
+
+/// Reads the command line; an error says what was wrong.
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args { games: Vec::new(), delta: 0, ablate: false, threads: 1, only: None };
+    while let Some(arg) = args.next() {
+        let mut value = |what: &str| args.next().ok_or(format!("{arg} needs {what}"));
+        match arg.as_str() {
+            "--depth-delta" => {
+                let v = value("a whole number")?;
+                a.delta = v.parse().map_err(|_| format!("--depth-delta: not a number: {v:?}"))?;
+            }
+            "--threads" => {
+                let v = value("a number of threads")?;
+                a.threads = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or(format!("--threads: expected 1 to 256, got {v:?}"))?;
+            }
+            "--only" => a.only = Some(value("a variant name")?),
+            "--ablate" => a.ablate = true,
+            game if GAMES.contains(&game) => a.games.push(arg),
+            other => return Err(format!("unknown argument {other:?}: games are {GAMES:?}")),
         }
     }
-    let all = ["checkers", "draughts", "othello", "connect4"];
-    if games.is_empty() {
-        games = all.iter().map(|s| s.to_string()).collect();
+    if a.games.is_empty() {
+        a.games = GAMES.iter().map(|s| s.to_string()).collect();
     }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let Args { games, delta, ablate, threads, only } = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let depth = |d: i64| (d + delta).max(1) as u32;
     let mut summary = Vec::new();
     let chosen = variants(ablate || only.is_some()).into_iter().filter(|(v, _)| {
@@ -165,7 +192,7 @@ fn main() {
                 "draughts" => measure("draughts", &InternationalDraughts::new(), depth(12), &o),
                 "othello" => measure("othello", &Reversi::new(8, 2).expect("8x8"), depth(10), &o),
                 "connect4" => measure("connect4", &ConnectFour::standard(), depth(14), &o),
-                other => panic!("unknown game {other:?}: expected one of {all:?}"),
+                _ => unreachable!("parse_args keeps only known games"),
             };
             summary.push((variant.clone(), g.clone(), total));
         }
@@ -178,4 +205,5 @@ fn main() {
             println!("{variant:<14} {game:<10} {total:>12} {ratio:>8.2}x");
         }
     }
+    ExitCode::SUCCESS
 }
