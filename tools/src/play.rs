@@ -130,8 +130,8 @@ pub struct PlayArgs {
     pub seats: Vec<String>,
     /// Seed for the engines (default: from the clock; printed). With depth, node or
     /// iteration budgets the same seed replays the same game; engines on time (the default
-    /// engines, --time) search more or less deeply from run to run, so those games vary (use
-    /// save to keep one).
+    /// engines, --time) or on several threads search differently from run to run, so those
+    /// games vary (use save to keep one).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Start from this position, in the game's position notation (PDN FEN for checkers and
@@ -522,6 +522,31 @@ pub fn wants_color(
 ) -> bool {
     let env_off = no_color_env.is_some_and(|v| !v.is_empty());
     terminal && !no_color_flag && !env_off
+}
+
+/// The first line of a game: who plays each seat and the seed, and whether the seed replays
+/// the game (it does not when an engine searches on time or on more than one thread).
+pub fn seats_line(seats: &[Seat], names: &[String], seed: u64) -> String {
+    let describe: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
+            match s {
+                Seat::Human => format!("{name}: human"),
+                Seat::Engine(spec) => format!("{name}: {spec}"),
+            }
+        })
+        .collect();
+    let varies = seats.iter().any(|s| match s {
+        Seat::Engine(spec) => spec.budget().time.is_some() || spec.threads.is_some_and(|t| t > 1),
+        Seat::Human => false,
+    });
+    let replay = match varies {
+        true => "; engines on time or threads: games vary from run to run",
+        false => "; the same seed replays this game",
+    };
+    format!("{}  (seed {seed}{replay})", describe.join(", "))
 }
 
 /// A seed from the clock, for games that were not given one.
@@ -1302,23 +1327,7 @@ pub fn run<G: Notation + Sync + 'static>(
     };
     let color = !args.no_color && color_enabled();
     let mut out = io::stdout().lock();
-    let describe: Vec<String> = seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let name = names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
-            match s {
-                Seat::Human => format!("{name}: human"),
-                Seat::Engine(spec) => format!("{name}: {spec}"),
-            }
-        })
-        .collect();
-    let timed = seats.iter().any(|s| match s {
-        Seat::Engine(spec) => spec.budget().time.is_some(),
-        Seat::Human => false,
-    });
-    let replay = if timed { "; engines on time: games vary from run to run" } else { "" };
-    let _ = writeln!(out, "{}  (seed {seed}{replay})", describe.join(", "));
+    let _ = writeln!(out, "{}", seats_line(&seats, &names, seed));
     let result = if !humans_play {
         let specs: Vec<AgentSpec> = seats
             .into_iter()

@@ -4,8 +4,8 @@
 use ply::games::{ConnectFour, TicTacToe};
 use ply::{Game, Notation, Player};
 use ply_tools::play::{
-    play_engines, play_terminal, read_game, wants_color, write_game, Ending, PlayArgs, PlayConfig,
-    Seat, HELP,
+    play_engines, play_terminal, read_game, seats_line, wants_color, write_game, Ending, PlayArgs,
+    PlayConfig, Seat, HELP,
 };
 use ply_tools::registry::AgentKit;
 use ply_tools::spec::AgentSpec;
@@ -263,4 +263,21 @@ fn colour_is_off_with_the_flag_or_no_color() {
     assert!(!wants_color(true, None, true));
     assert!(!wants_color(false, set, true));
     assert!(!wants_color(false, None, false));
+}
+
+#[test]
+fn the_first_line_says_whether_the_seed_replays_the_game() {
+    let names = ["Black".to_string(), "White".to_string()];
+    let line = seats_line(&[human(), engine("alphabeta:depth=6")], &names, 4);
+    assert_eq!(
+        line,
+        "Black: human, White: alphabeta:depth=6  (seed 4; the same seed replays this game)"
+    );
+    for varying in ["alphabeta:time=1s", "mcts:iters=100,threads=2"] {
+        let line = seats_line(&[engine("mcts:iters=100"), engine(varying)], &names, 4);
+        assert!(
+            line.ends_with("engines on time or threads: games vary from run to run)"),
+            "{line}"
+        );
+    }
 }
