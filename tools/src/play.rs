@@ -154,6 +154,11 @@ pub struct PlayArgs {
     /// No colours in the terminal (the NO_COLOR environment variable does the same).
     #[arg(long)]
     pub no_color: bool,
+    /// Watch engines play each other: every position is shown, with DELAY between moves
+    /// (default 1s). Engines play every seat unless --human or --seat says otherwise.
+    #[arg(long, value_name = "DELAY", num_args = 0..=1, default_missing_value = "1s",
+          value_parser = parse_time)]
+    pub watch: Option<Duration>,
 }
 
 /// Reads `--seat N=WHO` options into one seat per player; seats not given get `default`.
@@ -1244,6 +1249,34 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
     kit: &AgentKit<G>,
     out: &mut impl Write,
 ) -> Result<Record<'g, G>, PlayLoopError> {
+    play_engines_watched(game, start, seats, seed, names, kit, None, out)
+}
+
+/// How `--watch` shows an engine-vs-engine game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    /// The pause after each move, so a person can follow.
+    pub delay: Duration,
+    /// ANSI colours in the pictures.
+    pub color: bool,
+}
+
+/// [`play_engines`], with the start position and the position after every move drawn when
+/// `watch` is given, each move followed by its delay.
+///
+/// # Errors
+/// If an engine cannot move or writing fails.
+#[allow(clippy::too_many_arguments)]
+pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
+    game: &'g G,
+    start: G::State,
+    seats: &[AgentSpec],
+    seed: u64,
+    names: &[String],
+    kit: &AgentKit<G>,
+    watch: Option<Watch>,
+    out: &mut impl Write,
+) -> Result<Record<'g, G>, PlayLoopError> {
     assert_eq!(seats.len(), game.num_players(), "one seat per player");
     let names: Vec<String> = (0..game.num_players())
         .map(|i| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string()))
@@ -1254,11 +1287,21 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
         .flatten()
         .map(|(agent, budget, _)| ArenaSeat::new(agent, budget))
         .collect();
+    if let Some(w) = watch {
+        writeln!(out, "\n{}\n", game.render(&start, None, w.color))?;
+    }
     let mut failed: Option<io::Error> = None;
     let played = play_game_with(game, &start, &mut arena_seats, usize::MAX, |m| {
         if failed.is_none() {
             let line = engine_line(game, m.before, &names[m.seat], m.report);
             failed = writeln!(out, "{:>3}. {line}", m.ply + 1).err();
+        }
+        if let (None, Some(w)) = (&failed, watch) {
+            let mut after = m.before.clone();
+            game.apply(&mut after, m.report.best_move);
+            let picture = game.render(&after, Some(m.report.best_move), w.color);
+            failed = writeln!(out, "\n{picture}\n").and_then(|()| out.flush()).err();
+            std::thread::sleep(w.delay);
         }
     });
     if let Some(e) = failed {
@@ -1276,7 +1319,7 @@ pub fn play_engines<'g, G: Notation + Sync + 'static>(
     if let Some(f) = played.forfeit {
         writeln!(out, "{} ({}) forfeits: {}", names[f.seat], seats[f.seat], f.reason)?;
     }
-    print_result(&record, &names, false, out)?;
+    print_result(&record, &names, watch.is_some_and(|w| w.color), out)?;
     Ok(record)
 }
 
@@ -1291,8 +1334,11 @@ pub fn run<G: Notation + Sync + 'static>(
     kit: &AgentKit<G>,
 ) -> ExitCode {
     let stdin_is_terminal = io::stdin().is_terminal();
-    let human =
-        args.human.unwrap_or(if stdin_is_terminal { HumanSide::First } else { HumanSide::None });
+    let human = args.human.unwrap_or(if stdin_is_terminal && args.watch.is_none() {
+        HumanSide::First
+    } else {
+        HumanSide::None
+    });
     let humans_play = if args.seats.is_empty() {
         human != HumanSide::None
     } else {
@@ -1308,6 +1354,10 @@ pub fn run<G: Notation + Sync + 'static>(
         Ok((seats, engines[0].clone()))
     });
     let (seats, assistant) = match seats {
+        Ok(_) if humans_play && args.watch.is_some() => {
+            eprintln!("error: --watch shows engines playing each other; no seat may be human");
+            return ExitCode::FAILURE;
+        }
         Ok(seats) => seats,
         Err(e) => {
             eprintln!("error: {e}");
@@ -1336,7 +1386,8 @@ pub fn run<G: Notation + Sync + 'static>(
                 Seat::Human => None,
             })
             .collect();
-        play_engines(game, start, &specs, seed, &names, kit, &mut out).map(|_| ())
+        let watch = args.watch.map(|delay| Watch { delay, color });
+        play_engines_watched(game, start, &specs, seed, &names, kit, watch, &mut out).map(|_| ())
     } else {
         let config = PlayConfig {
             seats,

@@ -4,8 +4,8 @@
 use ply::games::{ConnectFour, TicTacToe};
 use ply::{Game, Notation, Player};
 use ply_tools::play::{
-    play_engines, play_terminal, read_game, seats_line, wants_color, write_game, Ending, PlayArgs,
-    PlayConfig, Seat, HELP,
+    play_engines, play_engines_watched, play_terminal, read_game, seats_line, wants_color,
+    write_game, Ending, PlayArgs, PlayConfig, Seat, Watch, HELP,
 };
 use ply_tools::registry::AgentKit;
 use ply_tools::spec::AgentSpec;
@@ -280,4 +280,46 @@ fn the_first_line_says_whether_the_seed_replays_the_game() {
             "{line}"
         );
     }
+}
+
+#[test]
+fn watch_shows_every_position_of_an_engine_game() {
+    let g = TicTacToe;
+    let specs = [spec("alphabeta:depth=9"), spec("random:seed=5")];
+    let watch = Watch { delay: std::time::Duration::from_millis(1), color: false };
+    let mut out = Vec::new();
+    let record = play_engines_watched(
+        &g,
+        g.initial_state(),
+        &specs,
+        7,
+        &[],
+        &AgentKit::default(),
+        Some(watch),
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let pictures = text.matches("   a b c").count();
+    // The start, one per move, and the final picture with the result.
+    assert_eq!(pictures, record.moves().len() + 2, "{text}");
+    assert!(!text.contains('\x1b'), "{text}");
+    let mut plain = Vec::new();
+    play_engines(&g, g.initial_state(), &specs, 7, &[], &AgentKit::default(), &mut plain).unwrap();
+    assert_eq!(String::from_utf8(plain).unwrap().matches("   a b c").count(), 1);
+}
+
+#[test]
+fn watch_takes_an_optional_delay() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        play: PlayArgs,
+    }
+    let watch = |args: &[&str]| Cli::try_parse_from(args).unwrap().play.watch;
+    assert_eq!(watch(&["t"]), None);
+    assert_eq!(watch(&["t", "--watch"]), Some(std::time::Duration::from_secs(1)));
+    assert_eq!(watch(&["t", "--watch", "200ms"]), Some(std::time::Duration::from_millis(200)));
+    assert!(Cli::try_parse_from(["t", "--watch", "soon"]).is_err());
 }
