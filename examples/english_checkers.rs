@@ -16,9 +16,9 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use ply_checkers::{jsonl, DrawRules, Rules};
-use ply_tools::play::{run_program, HumanSide, PlayArgs};
+use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
@@ -31,9 +31,6 @@ use ply_tools::registry::GameOptions;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The colour you play (the same as --human first for black, second for white).
-    #[arg(long, value_enum, conflicts_with = "human")]
-    color: Option<Side>,
     /// Turn off the draw rules (threefold repetition, 40 moves each without capture or man
     /// move).
     #[arg(long)]
@@ -62,15 +59,6 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_name = "MS")]
         time_ms: u64,
     },
-}
-
-/// A colour for `--color`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Side {
-    /// Black: moves first, from the top of the board.
-    Black,
-    /// White.
-    White,
 }
 
 fn main() -> ExitCode {
@@ -102,15 +90,11 @@ fn main() -> ExitCode {
     if cli.no_draw {
         game = game.with_draw_rules(DrawRules::NONE);
     }
-    let mut args = cli.play.clone();
-    if let Some(side) = cli.color {
-        args.human = Some(if side == Side::Black { HumanSide::First } else { HumanSide::Second });
-    }
     println!(
         "English checkers, {n}x{n}, {} rules{}",
         game.rules(),
         if cli.no_draw { ", no draw rules" } else { "" },
         n = game.size()
     );
-    run_program(&game, &args, entry.info().play_defaults(), &entry.kit)
+    run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
 }

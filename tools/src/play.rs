@@ -124,6 +124,10 @@ pub struct PlayArgs {
     /// Seats played by humans. Default: first when stdin is a terminal, none otherwise.
     #[arg(long, value_enum, conflicts_with = "seats")]
     pub human: Option<HumanSide>,
+    /// The side you play against the engines: its name (black, white, x, o...) or its number
+    /// from 1 (the same as --seat N=human).
+    #[arg(long, value_name = "SIDE", conflicts_with_all = ["human", "seats"])]
+    pub color: Option<String>,
     /// Who plays a seat: N=human or N=SPEC (e.g. 2=mcts:time=200ms); repeatable. Seats not
     /// given are played by the engine.
     #[arg(long = "seat", value_name = "N=WHO")]
@@ -159,6 +163,28 @@ pub struct PlayArgs {
     #[arg(long, value_name = "DELAY", num_args = 0..=1, default_missing_value = "1s",
           value_parser = parse_time)]
     pub watch: Option<Duration>,
+}
+
+/// The seat `--color` names: a seat name of `names` (any case) or a number from 1.
+///
+/// # Errors
+/// If `text` is neither, with the sides there are.
+pub fn side_index(text: &str, names: &[String], players: usize) -> Result<usize, String> {
+    let text = text.trim();
+    if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
+        return Ok(i);
+    }
+    match text.parse::<usize>() {
+        Ok(n) if (1..=players).contains(&n) => Ok(n - 1),
+        _ => {
+            let mut sides: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+            if names.len() != players {
+                sides = Vec::new();
+            }
+            sides.push(format!("1 to {players}"));
+            Err(format!("bad --color {text:?}: the sides are {}", sides.join(", ")))
+        }
+    }
 }
 
 /// Reads `--seat N=WHO` options into one seat per player; seats not given get `default`.
@@ -1339,14 +1365,36 @@ pub fn run<G: Notation + Sync + 'static>(
     } else {
         HumanSide::None
     });
-    let humans_play = if args.seats.is_empty() {
+    let side =
+        match args.color.as_deref().map(|c| side_index(c, defaults.names, game.num_players())) {
+            None => None,
+            Some(Ok(i)) => Some(i),
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+    let humans_play = if side.is_some() {
+        true
+    } else if args.seats.is_empty() {
         human != HumanSide::None
     } else {
         args.seats.iter().any(|s| s.split_once('=').is_some_and(|(_, w)| w.trim() == "human"))
     };
     let default_spec = if humans_play { defaults.engine } else { defaults.batch_engine };
     let seats = args.engine_specs_for(default_spec, game.num_players()).and_then(|engines| {
-        let seats = if args.seats.is_empty() {
+        let seats = if let Some(i) = side {
+            let mut next_engine = 0;
+            (0..game.num_players())
+                .map(|s| match s == i {
+                    true => Seat::Human,
+                    false => {
+                        next_engine += 1;
+                        Seat::Engine(engines[(next_engine - 1).min(engines.len() - 1)].clone())
+                    }
+                })
+                .collect()
+        } else if args.seats.is_empty() {
             human.seats(game.num_players(), &engines)
         } else {
             parse_seats(&args.seats, game.num_players(), &engines[0])?

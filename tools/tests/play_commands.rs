@@ -323,3 +323,18 @@ fn watch_takes_an_optional_delay() {
     assert_eq!(watch(&["t", "--watch", "200ms"]), Some(std::time::Duration::from_millis(200)));
     assert!(Cli::try_parse_from(["t", "--watch", "soon"]).is_err());
 }
+
+#[test]
+fn color_names_the_humans_side() {
+    use ply_tools::play::side_index;
+    let names = ["Black".to_string(), "White".to_string()];
+    assert_eq!(side_index("white", &names, 2), Ok(1));
+    assert_eq!(side_index("BLACK", &names, 2), Ok(0));
+    assert_eq!(side_index("2", &names, 2), Ok(1));
+    assert_eq!(side_index("3", &[], 4), Ok(2));
+    assert_eq!(
+        side_index("red", &names, 2),
+        Err("bad --color \"red\": the sides are black, white, 1 to 2".to_string())
+    );
+    assert_eq!(side_index("5", &[], 4), Err("bad --color \"5\": the sides are 1 to 4".to_string()));
+}
