@@ -7,7 +7,9 @@
 //! engine's move for the human, shown or played), `swap`, `undo` and `redo`, `list`,
 //! `time T` and `depth N` (the engines' budget from now on), `new`, `save FILE` and
 //! `load FILE` ([`write_game`]), `resign`, `quit`. A mistyped command or move is explained
-//! and asked again, with the game unchanged. End of input ends the game cleanly.
+//! and asked again, with the game unchanged. End of input ends the game cleanly. A human
+//! whose only legal move is a pass (written `pass`, as in Reversi) passes without being
+//! asked.
 //!
 //! # Replaying a game
 //!
@@ -853,6 +855,18 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
             last_pv = Some((played, report.pv));
             continue;
         }
+        if let Some(pass) = only_pass(game, record.state()) {
+            // A blocked or eliminated human seat has nothing to choose: it passes at once.
+            let before = record.state().clone();
+            record.play(pass).map_err(|_| PlayLoopError::IllegalMove {
+                spec: "human".into(),
+                mv: format!("{pass:?}"),
+            })?;
+            note_played(&mut redo, pass);
+            observe_all(game, &mut engines, &before, pass, None);
+            writeln!(out, "{who} passes (no other move)")?;
+            continue;
+        }
         let last = record.moves().last().copied();
         writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
         writeln!(out, "{}", numbered_moves(game, record.state()))?;
@@ -977,8 +991,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     }
                     Ok(Input::Undo) => {
                         let now = record.moves().len();
-                        let to_move = players_to_move(&record);
-                        let Some(target) = undo_target(&to_move, &seats, now) else {
+                        let choices = human_choices(&record, &seats);
+                        let Some(target) = (0..now).rev().find(|&i| choices[i]) else {
                             writeln!(out, "nothing to undo")?;
                             continue;
                         };
@@ -1088,6 +1102,16 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     }
 }
 
+/// The only legal move of `state` when it is a pass (written `pass` in the game's notation).
+fn only_pass<G: Notation>(game: &G, state: &G::State) -> Option<G::Move> {
+    let mut legal = MoveList::new();
+    game.generate_moves(state, &mut legal);
+    match legal.as_slice() {
+        [only] if game.format_move(state, *only).eq_ignore_ascii_case("pass") => Some(*only),
+        _ => None,
+    }
+}
+
 /// Stops a ponder search, if one runs, and puts its agent back in its seat.
 fn stop_pondering<G: Game>(ponder: &mut Option<Ponder<'_, G>>, engines: &mut [Option<Engine<G>>]) {
     if let Some(p) = ponder.take() {
@@ -1104,17 +1128,18 @@ fn note_played<M: PartialEq>(redo: &mut Vec<M>, mv: M) {
     }
 }
 
-/// The seat to move at each ply of `record` (and after its last move).
-fn players_to_move<G: Game>(record: &Record<'_, G>) -> Vec<Player> {
+/// For each ply of `record`, whether a human chose the move there (a human seat was to move
+/// and had more than a pass to play): the plies `undo` goes back to.
+fn human_choices<G: Notation>(record: &Record<'_, G>, seats: &[Seat]) -> Vec<bool> {
     let game = record.game();
     let mut state = record.start().clone();
-    let mut players = Vec::with_capacity(record.moves().len() + 1);
+    let mut choices = Vec::with_capacity(record.moves().len());
     for &mv in record.moves() {
-        players.push(game.to_move(&state));
+        let seat = game.to_move(&state).index();
+        choices.push(seats[seat] == Seat::Human && only_pass(game, &state).is_none());
         game.apply(&mut state, mv);
     }
-    players.push(game.to_move(&state));
-    players
+    choices
 }
 
 /// A new record of `moves` from `start`, with every engine told of a new game and of each
@@ -1538,6 +1563,19 @@ mod tests {
         assert_eq!(undo_target(&to_move, &seats, 0), None);
         let both = [Seat::Human, Seat::Human];
         assert_eq!(undo_target(&to_move, &both, 4), Some(3));
+    }
+
+    #[test]
+    fn undo_skips_the_passes_made_for_a_human() {
+        let g = ply_reversi::Reversi::new(4, 2).unwrap();
+        let mut record = Record::new(&g, g.parse_state("21../..../..../.... 1").unwrap());
+        for text in ["pass", "c1"] {
+            let mv = g.parse_move(record.state(), text).unwrap();
+            record.play(mv).unwrap();
+        }
+        assert_eq!(human_choices(&record, &[Seat::Human, Seat::Human]), vec![false, true]);
+        let engine_second = [Seat::Human, Seat::Engine(spec("random"))];
+        assert_eq!(human_choices(&record, &engine_second), vec![false, false]);
     }
 
     #[test]

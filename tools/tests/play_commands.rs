@@ -338,3 +338,29 @@ fn color_names_the_humans_side() {
     );
     assert_eq!(side_index("5", &[], 4), Err("bad --color \"5\": the sides are 1 to 4".to_string()));
 }
+
+#[test]
+fn a_human_with_only_a_pass_passes_without_being_asked() {
+    let g = ply_reversi::Reversi::new(4, 2).unwrap();
+    // Player 1 (to move) cannot flank anything; player 2 can take b1 by playing c1.
+    let start = g.parse_state("21../..../..../.... 1").unwrap();
+    let config = PlayConfig {
+        seats: vec![human(), human()],
+        seed: 1,
+        color: false,
+        names: vec![],
+        echo: true,
+        ponder: false,
+        assistant: spec("alphabeta:depth=3"),
+    };
+    let mut out = Vec::new();
+    let (ending, record) =
+        play_terminal(&g, start, &config, &AgentKit::default(), &mut "quit\n".as_bytes(), &mut out)
+            .unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(ending, Ending::Quit);
+    assert_eq!(record.moves().len(), 1, "{out}");
+    assert!(out.starts_with("player 1 passes (no other move)\n"), "{out}");
+    assert!(out.contains("player 2 to move> quit"), "{out}");
+    assert!(!out.contains("player 1 to move>"), "{out}");
+}
