@@ -301,6 +301,9 @@ pub struct PlayConfig {
     pub ponder: bool,
     /// The engine of `hint` and `go` for a seat where no engine has sat.
     pub assistant: AgentSpec,
+    /// Show a status line with the time an engine has been thinking, redrawn in place (for
+    /// a terminal).
+    pub live: bool,
 }
 
 impl PlayConfig {
@@ -620,6 +623,7 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     seat: usize,
     who: &str,
     pondered: Option<SearchReport<G::Move>>,
+    live: bool,
     out: &mut impl Write,
 ) -> Result<SearchReport<G::Move>, PlayLoopError> {
     let game = record.game();
@@ -629,9 +633,11 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
         Some(report) => report,
         None => {
             let position = Position::with_history(record.state(), record.hashes());
-            agent
-                .choose(game, position, budget)
-                .map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?
+            let searched = match live {
+                true => search_showing_time(game, position, agent, budget, who, out)?,
+                false => agent.choose(game, position, budget),
+            };
+            searched.map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?
         }
     };
     let mut line = engine_line(game, record.state(), who, &report);
@@ -646,6 +652,44 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     })?;
     observe_all(game, engines, &before, report.best_move, None);
     Ok(report)
+}
+
+/// How often the status line of a search is redrawn.
+const STATUS_EVERY: Duration = Duration::from_millis(100);
+
+/// Runs `agent`'s search on a thread of its own while a status line on `out` shows the time
+/// it has taken (`White thinking 1.4s`); the line is cleared when the search ends.
+fn search_showing_time<G: Notation + Sync + 'static>(
+    game: &G,
+    position: Position<'_, G::State>,
+    agent: &mut Box<dyn Agent<G> + Send>,
+    budget: &Budget,
+    who: &str,
+    out: &mut impl Write,
+) -> Result<Result<SearchReport<G::Move>, SearchError>, io::Error> {
+    let begun = std::time::Instant::now();
+    let (done, finished) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let search = scope.spawn(move || {
+            let result = agent.choose(game, position, budget);
+            let _ = done.send(());
+            result
+        });
+        let mut width = 0;
+        let mut shown = Ok(());
+        while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(STATUS_EVERY) {
+            let status = format!("{who} thinking {}", secs(begun.elapsed()));
+            width = width.max(status.len());
+            if shown.is_ok() {
+                shown = write!(out, "\r{status}").and_then(|()| out.flush());
+            }
+        }
+        let result = search.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        if width > 0 && shown.is_ok() {
+            shown = write!(out, "\r{:width$}\r", "").and_then(|()| out.flush());
+        }
+        shown.map(|()| result)
+    })
 }
 
 /// Tells every engine but the one of seat `skip` that `mv` was played.
@@ -850,7 +894,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         if seats[seat] != Seat::Human {
             let ready = pondered.take().filter(|(s, _)| *s == seat).map(|(_, r)| r);
             let played = record.moves().len();
-            let report = engine_move(&mut record, &mut engines, seat, &who, ready, out)?;
+            let report =
+                engine_move(&mut record, &mut engines, seat, &who, ready, config.live, out)?;
             note_played(&mut redo, report.best_move);
             last_pv = Some((played, report.pv));
             continue;
@@ -1470,6 +1515,7 @@ pub fn run<G: Notation + Sync + 'static>(
             echo: !stdin_is_terminal,
             ponder: args.ponder,
             assistant,
+            live: io::stdout().is_terminal(),
         };
         let mut input = io::stdin().lock();
         if stdin_is_terminal {
@@ -1596,6 +1642,7 @@ mod tests {
             echo: true,
             ponder: false,
             assistant: spec("alphabeta:depth=9"),
+            live: false,
         };
         let mut out = Vec::new();
         let (ending, record) = play_terminal(
@@ -1682,6 +1729,7 @@ mod tests {
                     echo: true,
                     ponder,
                     assistant: spec("alphabeta:depth=6"),
+                    live: false,
                 };
                 let mut input = io::BufReader::new(reader);
                 let (ending, record) = play_terminal(

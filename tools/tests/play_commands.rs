@@ -35,6 +35,7 @@ fn play(start: Option<&str>, script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>
         echo: true,
         ponder: false,
         assistant: spec("alphabeta:depth=9"),
+        live: false,
     };
     let mut out = Vec::new();
     let (ending, record) =
@@ -352,6 +353,7 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
         echo: true,
         ponder: false,
         assistant: spec("alphabeta:depth=3"),
+        live: false,
     };
     let mut out = Vec::new();
     let (ending, record) =
@@ -363,4 +365,31 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
     assert!(out.starts_with("player 1 passes (no other move)\n"), "{out}");
     assert!(out.contains("player 2 to move> quit"), "{out}");
     assert!(!out.contains("player 1 to move>"), "{out}");
+}
+
+#[test]
+fn a_status_line_shows_the_time_while_an_engine_thinks() {
+    let g = ConnectFour::standard();
+    let config = PlayConfig {
+        seats: vec![engine("alphabeta:time=350ms"), human()],
+        seed: 1,
+        color: false,
+        names: vec![],
+        echo: true,
+        ponder: false,
+        assistant: spec("alphabeta:depth=3"),
+        live: true,
+    };
+    let mut out = Vec::new();
+    let script = &mut "quit\n".as_bytes();
+    play_terminal(&g, g.initial_state(), &config, &AgentKit::default(), script, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("\rplayer 1 thinking 0.1"), "{out}");
+    // Cleared before the engine's line.
+    let (status, rest) = out.split_once("\rplayer 1 plays ").expect("the engine's line");
+    let blank = status.rsplit('\r').next().unwrap();
+    let last = status.rsplit('\r').nth(1).unwrap();
+    assert!(last.starts_with("player 1 thinking 0."), "{out}");
+    assert_eq!(blank, " ".repeat(last.len()), "{out}");
+    assert!(!rest.contains("thinking"), "{out}");
 }
