@@ -11,7 +11,7 @@
 //! `maxn:depth=2`, `mcts:iters=300,cutoff=8`, ...) playing through the contest's interface,
 //! or `modelling[:depth=N,prior=RUNS]`, the contestant that learns the opponents' weights from
 //! their moves (starting from the mean of RUNS evolved populations, or equal weights for 0),
-//! or `inference[:particles=N,nodes=N,mixing=N,moves=N,fallback=ITERS,trust=F,exact=EMPTIES]`,
+//! or `inference[:particles=N,nodes=N,mixing=N,moves=N,fallback=ITERS,trust=F,exact=EMPTIES,pool=0|1,ensemble=N]`,
 //! the contestant that keeps a set of weight vectors consistent with every observed opponent
 //! move and plans against their predicted replies (MCTS with ITERS iterations while fewer
 //! than the share F of its recent predictions held and more than EMPTIES cells are empty;
@@ -106,11 +106,13 @@ impl Entry {
                         "fallback" => c.fallback_iterations = v.parse().ok()?,
                         "trust" => c.min_trust = v.parse().ok()?,
                         "exact" => c.exact_empties = v.parse().ok()?,
+                        "pool" => c.pool = v.parse::<u8>().ok()? != 0,
+                        "ensemble" => c.ensemble = v.parse().ok()?,
                         _ => return None,
                     }
                     Some(())
                 },
-                "particles=N, nodes=N, mixing=N, moves=N, fallback=ITERS, trust=F or exact=EMPTIES",
+                "particles=N, nodes=N, mixing=N, moves=N, fallback=ITERS, trust=F, exact=EMPTIES, pool=0|1 or ensemble=N",
             )?;
             return Ok(Entry::Inference(c));
         }

@@ -3,7 +3,8 @@
 
 use ply::Game;
 use ply_reversi::marathon::{
-    plan, Belief, Decision, GeneticConfig, InferenceConfig, InferenceContestant, Strategy, TestCase,
+    plan, plan_with_values, Belief, Decision, GeneticConfig, InferenceConfig, InferenceContestant,
+    Strategy, TestCase,
 };
 use ply_reversi::{Reversi, ReversiMove, ReversiState};
 use rand::SeedableRng;
@@ -146,6 +147,58 @@ fn a_consistent_particle_stays_consistent_while_it_mixes() {
     assert_ne!(belief.particles()[0], truth, "the particle moved");
 }
 
+#[test]
+fn adapting_shared_particles_explains_the_opponents_own_moves_with_small_changes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let (game, truth, seen) = opening(2, 6);
+    let cells = game.size() * game.size();
+    // The shared weights: the truth with some cells moved, as a sibling's would be.
+    let mut sibling = truth.clone();
+    for (i, x) in sibling.weights.iter_mut().enumerate().filter(|(i, _)| i % 3 == 0) {
+        *x += if i % 2 == 0 { -8.0 } else { 8.0 };
+    }
+    let pooled = Belief::from_particles(cells, vec![sibling.clone(), sibling.clone()]);
+    let mut own = Belief::from_particles(cells, Vec::new());
+    for (state, sq) in &seen {
+        own.push(Decision::new(&game, state, *sq).unwrap());
+    }
+    own.adapt_from(&pooled, 1000, &mut rng);
+    assert_eq!(own.particles().len(), 2);
+    let violated = |w: &[f64]| own.decisions().iter().map(|d| d.violations(w)).sum::<usize>();
+    assert!(violated(&sibling.weights) > 0, "the shared weights do not explain every move");
+    for p in own.particles() {
+        assert!(violated(&p.weights) < violated(&sibling.weights));
+    }
+    // The least move: closer to the shared weights than a fresh draw from the prior.
+    let dist = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>();
+    let fresh = Belief::new(cells, 1, &mut rng);
+    for p in own.particles() {
+        assert!(
+            dist(&p.weights, &sibling.weights)
+                < dist(&fresh.particles()[0].weights, &sibling.weights)
+        );
+    }
+}
+
+#[test]
+fn the_plan_values_every_placement_and_its_choice_is_the_best_of_them() {
+    let config =
+        GeneticConfig { generations: 2..=2, games_per_generation: 4, ..Default::default() };
+    let case = TestCase::generate_with(4, 7, &config);
+    let game = case.game();
+    let ones = Strategy::new(vec![1.0; case.size * case.size]);
+    let mut models = vec![ones];
+    models.extend(case.opponents.iter().cloned());
+    let refs: Vec<&Strategy> = models.iter().collect();
+    let state = game.initial_state();
+    let (found, values) = plan_with_values(&game, &state, &refs, 200).unwrap();
+    assert_eq!(values.len() as u32, game.mobility(&state, ply::Player(0)));
+    let best = values.iter().map(|&(_, v)| v).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(found.value, best);
+    assert!(values.contains(&(found.square, found.value)));
+    assert_eq!(plan(&game, &state, &refs, 200), Some(found));
+}
+
 /// ```text
 ///   a b c d e
 /// 1 . . . . .     player 1 to move, 3 players; a2 and d3 are player 1's
@@ -244,4 +297,16 @@ fn the_inference_contestant_plays_legal_moves_and_counts_its_predictions() {
     assert!(stats.observed.iter().sum::<u32>() > 0, "{stats:?}");
     assert_eq!(stats.planned + stats.fallback, result.calls);
     assert!(contestant.belief(1).is_some() && contestant.belief(0).is_none());
+
+    // Planning against an ensemble of particle sets instead of MCTS, without pooling.
+    let mut contestant = InferenceContestant::new(InferenceConfig {
+        particles: 2,
+        nodes: 10,
+        ensemble: 2,
+        pool: false,
+        ..Default::default()
+    });
+    let result = case.run(&mut contestant);
+    assert!(result.error.is_none(), "{:?}", result.error);
+    assert_eq!(contestant.stats.planned + contestant.stats.fallback, result.calls);
 }

@@ -70,5 +70,5 @@ pub use inference::{
     Belief, Decision, InferenceConfig, InferenceContestant, InferenceStats, PHASES, PRIOR_BOUND,
 };
 pub use modelling::{ModellingConfig, ModellingContestant, ModellingStats, TRUST_WINDOW};
-pub use planning::{plan, Plan};
+pub use planning::{plan, plan_with_values, Plan};
 pub use strategy::{ratio, Strategy};

@@ -139,6 +139,17 @@ pub fn plan(
     models: &[&Strategy],
     node_limit: u64,
 ) -> Option<Plan> {
+    plan_with_values(game, state, models, node_limit).map(|(p, _)| p)
+}
+
+/// [`plan`], with the value of every placement of player 1 at the plan's depth, in reading
+/// order: `(square, expected final disc count)`.
+pub fn plan_with_values(
+    game: &Reversi,
+    state: &ReversiState,
+    models: &[&Strategy],
+    node_limit: u64,
+) -> Option<(Plan, Vec<(usize, f64)>)> {
     if models.len() < game.players() || state.to_move != 0 {
         return None;
     }
@@ -156,10 +167,11 @@ pub fn plan(
         table: HashMap::new(),
         aborted: false,
     };
-    let mut found: Option<Plan> = None;
+    let mut found: Option<(Plan, Vec<(usize, f64)>)> = None;
     for depth in 1..=64u32 {
         let mut best: Option<(f64, usize)> = None;
         let mut exact = true;
+        let mut values = Vec::new();
         for_each_bit(&placements, |sq| {
             if search.aborted {
                 return;
@@ -174,6 +186,7 @@ pub fn plan(
                 search.value(&child, depth - 1)
             };
             exact &= v.1;
+            values.push((sq, v.0));
             if best.map_or(true, |(b, _)| v.0 > b) {
                 best = Some((v.0, sq));
             }
@@ -182,12 +195,12 @@ pub fn plan(
             break;
         }
         let (value, square) = best?;
-        found = Some(Plan { square, value, depth, exact, nodes: search.nodes });
+        found = Some((Plan { square, value, depth, exact, nodes: search.nodes }, values));
         if exact {
             break;
         }
     }
-    if let Some(p) = found.as_mut() {
+    if let Some((p, _)) = found.as_mut() {
         p.nodes = search.nodes;
     }
     found
