@@ -64,7 +64,7 @@ mod commands;
 
 use crate::spec::{parse_duration, AgentSpec};
 use crate::units::{secs, si};
-pub use commands::{read_input, Input, InputError, HELP};
+pub use commands::{read_input, BudgetChange, Input, InputError, HELP};
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -1020,16 +1020,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         writeln!(out, "you now play {}; the engine plays {who}", names[other])?;
                         return Ok(None);
                     }
-                    Ok(Input::Time(t)) => {
+                    Ok(Input::Budget(change)) => {
                         stop_pondering(&mut ponder, &mut engines);
-                        let change = BudgetChange::Time(t);
-                        let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
-                        writeln!(out, "{text}")?;
-                        continue;
-                    }
-                    Ok(Input::Depth(d)) => {
-                        stop_pondering(&mut ponder, &mut engines);
-                        let change = BudgetChange::Depth(d);
                         let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
                         writeln!(out, "{text}")?;
                         continue;
@@ -1233,15 +1225,6 @@ fn assist<G: Notation + Sync + 'static>(
     agent.new_game();
     let position = Position::with_history(record.state(), record.hashes());
     agent.choose(game, position, &spec.budget()).map_err(|e| format!("engine {spec}: {e}"))
-}
-
-/// A change of the engines' budget typed during a game.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum BudgetChange {
-    /// This time per move and no other limit.
-    Time(Duration),
-    /// This depth and no other limit.
-    Depth(u32),
 }
 
 /// Applies `change` to `spec` if its algorithm takes that limit; false if it does not.

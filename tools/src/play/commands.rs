@@ -8,6 +8,15 @@ use ply::{MoveList, Notation};
 use super::resolve_input;
 use crate::spec::parse_duration;
 
+/// A change of the engines' budget typed during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetChange {
+    /// This time per move and no other limit.
+    Time(Duration),
+    /// This depth and no other limit.
+    Depth(u32),
+}
+
 /// One line typed by a human, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input<M> {
@@ -31,10 +40,8 @@ pub enum Input<M> {
     Undo,
     /// Play again what the last `undo` took back.
     Redo,
-    /// Set the engines' time per move (and drop their other limits).
-    Time(Duration),
-    /// Set the engines' search depth (and drop their other limits).
-    Depth(u32),
+    /// Change the engines' budget: a time per move or a depth, dropping their other limits.
+    Budget(BudgetChange),
     /// Start again from the start position.
     New,
     /// Write the game to a file.
@@ -132,8 +139,8 @@ pub fn read_input<G: Notation>(
         "redo" => bare(Input::Redo),
         "new" => bare(Input::New),
         "quit" | "exit" | "q" => bare(Input::Quit),
-        "time" => return time_argument(argument).map(Input::Time),
-        "depth" => return depth_argument(argument).map(Input::Depth),
+        "time" => return time_argument(argument).map(|t| Input::Budget(BudgetChange::Time(t))),
+        "depth" => return depth_argument(argument).map(|d| Input::Budget(BudgetChange::Depth(d))),
         "save" => return file_argument("save", argument).map(Input::Save),
         "load" => return file_argument("load", argument).map(Input::Load),
         _ => None,
