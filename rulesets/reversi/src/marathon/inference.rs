@@ -199,18 +199,22 @@ impl Decision {
             .map(move |(i, c)| (a, c.sq, i < self.chosen))
     }
 
-    /// How many of the decision's conditions `weights` violate (0: the weights choose the
-    /// placement played).
-    pub fn violations(&self, weights: &[f64]) -> usize {
+    /// The value `weights` give each candidate placement, in candidate order.
+    fn values(&self, weights: &[f64]) -> SmallVec<[f64; 16]> {
         let (mine, others) = self.base(weights);
-        let vals: SmallVec<[f64; 16]> = self
-            .candidates
+        self.candidates
             .iter()
             .map(|c| {
                 let (m, o) = self.after(weights, mine, others, c);
                 value(m, o, c.wipes_out)
             })
-            .collect();
+            .collect()
+    }
+
+    /// How many of the decision's conditions `weights` violate (0: the weights choose the
+    /// placement played).
+    pub fn violations(&self, weights: &[f64]) -> usize {
+        let vals = self.values(weights);
         let va = vals[self.chosen];
         vals.iter()
             .enumerate()
@@ -463,15 +467,7 @@ impl Belief {
         let mut found = None;
         let mut seen = 0u32;
         for (k, d) in self.decisions.iter().enumerate() {
-            let (mine, others) = d.base(w);
-            let vals: SmallVec<[f64; 16]> = d
-                .candidates
-                .iter()
-                .map(|c| {
-                    let (m, o) = d.after(w, mine, others, c);
-                    value(m, o, c.wipes_out)
-                })
-                .collect();
+            let vals = d.values(w);
             let va = vals[d.chosen];
             for (j, &vb) in vals.iter().enumerate() {
                 let bad = j != d.chosen && if j < d.chosen { va <= vb } else { va < vb };
