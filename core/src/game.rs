@@ -562,6 +562,26 @@ pub trait Notation: Game {
         let _ = (last_move, color);
         self.format_state(state)
     }
+
+    /// A whole game as a file: the start position `start` and the legal sequence `moves`, in
+    /// the record format players of this game exchange (PDN for draughts games, GGF for
+    /// Othello). The default is ply's own text, [`record::write_text`](crate::record::write_text).
+    fn write_record(&self, start: &Self::State, moves: &[Self::Move]) -> String {
+        crate::record::write_text(self, start, moves)
+    }
+
+    /// Reads a game written by [`Notation::write_record`] (and, where the format allows,
+    /// by other programs): the start position and the moves, checked to be legal.
+    ///
+    /// # Errors
+    /// A [`ReadRecordError`](crate::record::ReadRecordError) naming the line that cannot be
+    /// read or whose move cannot be played.
+    fn read_record(
+        &self,
+        text: &str,
+    ) -> Result<(Self::State, Vec<Self::Move>), crate::record::ReadRecordError> {
+        crate::record::read_text(self, text)
+    }
 }
 
 #[cfg(test)]

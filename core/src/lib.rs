@@ -42,7 +42,7 @@ pub mod eval;
 mod game;
 pub mod games;
 mod perft;
-mod record;
+pub mod record;
 pub mod search;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -1,7 +1,8 @@
 //! [`Record`]: a game in progress with its history, which applies the rules that depend on
-//! more than the current state (repetition).
+//! more than the current state (repetition); and ply's own text for a whole game
+//! ([`write_text`], [`read_text`]), the default of [`Notation::write_record`].
 
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, MoveList, Notation, Outcome};
 
 /// Why [`Record::play`] refused a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -125,4 +126,88 @@ impl<'g, G: Game> Record<'g, G> {
         }
         Ok(())
     }
+}
+
+/// Why a game record could not be read: the line (1-based, 0 for the file as a whole) and
+/// what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", if *line == 0 { String::new() } else { format!("line {line}: ") })]
+pub struct ReadRecordError {
+    /// The line at fault, 1-based; 0 when the fault is not on one line (an empty file).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ReadRecordError {
+    /// An error at `line` (1-based; 0 for the whole file).
+    pub fn new(line: usize, message: impl std::fmt::Display) -> Self {
+        ReadRecordError { line, message: message.to_string() }
+    }
+}
+
+/// ply's own text for a game: the start position in the game's notation on the first line,
+/// then the moves, one per line.
+///
+/// ```
+/// use ply::games::TicTacToe;
+/// use ply::record::{read_text, write_text};
+/// use ply::{Game, Notation};
+///
+/// let game = TicTacToe;
+/// let start = game.initial_state();
+/// let first = game.parse_move(&start, "b2").unwrap();
+/// let text = write_text(&game, &start, &[first]);
+/// assert_eq!(text, ".........\nb2\n");
+/// assert_eq!(read_text(&game, &text).unwrap().1, vec![first]);
+/// ```
+pub fn write_text<G: Notation + ?Sized>(game: &G, start: &G::State, moves: &[G::Move]) -> String {
+    let mut text = game.format_state(start);
+    text.push('\n');
+    let mut state = start.clone();
+    for &mv in moves {
+        text.push_str(&game.format_move(&state, mv));
+        text.push('\n');
+        game.apply(&mut state, mv);
+    }
+    text
+}
+
+/// Reads a game written by [`write_text`]: the start position and the moves, each checked to
+/// be legal where it is played. Blank lines are skipped.
+///
+/// # Errors
+/// The first line whose position or move cannot be read or played.
+pub fn read_text<G: Notation + ?Sized>(
+    game: &G,
+    text: &str,
+) -> Result<(G::State, Vec<G::Move>), ReadRecordError> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (n, first) = lines.next().ok_or_else(|| ReadRecordError::new(0, "the file is empty"))?;
+    let start = game.parse_state(first.trim()).map_err(|e| ReadRecordError::new(n + 1, e))?;
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    for (i, line) in lines {
+        let mv = play_checked(game, &mut state, line.trim())
+            .map_err(|e| ReadRecordError::new(i + 1, e))?;
+        moves.push(mv);
+    }
+    Ok((start, moves))
+}
+
+/// Reads the move `text` in `state` and plays it: the step every record reader repeats.
+///
+/// # Errors
+/// If the game is over, or `text` is not a legal move of `state`.
+pub fn play_checked<G: Notation + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    text: &str,
+) -> Result<G::Move, String> {
+    if game.outcome(state).is_some() {
+        return Err(format!("{text}: {}", PlayError::GameOver));
+    }
+    let mv = game.parse_move(state, text).map_err(|e| e.to_string())?;
+    game.apply(state, mv);
+    Ok(mv)
 }

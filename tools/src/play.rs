@@ -6,7 +6,7 @@
 //! alone for the only legal move, or a command ([`HELP`] lists them): `hint` and `go` (an
 //! engine's move for the human, shown or played), `swap`, `undo` and `redo`, `list`,
 //! `time T` and `depth N` (the engines' budget from now on), `new`, `save FILE` and
-//! `load FILE` ([`write_game`]), `resign`, `quit`. A mistyped command or move is explained
+//! `load FILE` (in the game's record format, [`Notation::write_record`]), `resign`, `quit`. A mistyped command or move is explained
 //! and asked again, with the game unchanged. End of input ends the game cleanly. A human
 //! whose only legal move is a pass (written `pass`, as in Reversi) passes without being
 //! asked.
@@ -1076,7 +1076,10 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         return Ok(None);
                     }
                     Ok(Input::Save(path)) => {
-                        match std::fs::write(&path, write_game(&record)) {
+                        match std::fs::write(
+                            &path,
+                            game.write_record(record.start(), record.moves()),
+                        ) {
                             Ok(()) => {
                                 writeln!(out, "saved {} moves to {path}", record.moves().len())?
                             }
@@ -1087,7 +1090,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     Ok(Input::Load(path)) => {
                         let loaded = std::fs::read_to_string(&path)
                             .map_err(|e| format!("cannot read {path}: {e}"))
-                            .and_then(|text| read_game(game, &text));
+                            .and_then(|text| game.read_record(&text).map_err(|e| e.to_string()));
                         let (loaded_start, moves) = match loaded {
                             Ok(game) => game,
                             Err(e) => {
@@ -1097,7 +1100,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         };
                         stop_pondering(&mut ponder, &mut engines);
                         record = replay(game, &loaded_start, &moves, &mut engines)
-                            .expect("read_game checked the moves");
+                            .expect("read_record checked the moves");
                         redo.clear();
                         last_pv = None;
                         writeln!(out, "loaded {} moves from {path}", moves.len())?;
@@ -1280,38 +1283,6 @@ fn change_budgets<G: Game>(
         text += &format!(" (unchanged: {})", kept.join(", "));
     }
     text
-}
-
-/// The text `save` writes: the start position in the game's notation on the first line, then
-/// the moves, one per line.
-pub fn write_game<G: Notation>(record: &Record<'_, G>) -> String {
-    let game = record.game();
-    let mut text = game.format_state(record.start());
-    text.push('\n');
-    for mv in format_line(game, record.start(), record.moves()) {
-        text.push_str(&mv);
-        text.push('\n');
-    }
-    text
-}
-
-/// Reads a game written by [`write_game`]: the start position and the moves. Blank lines are
-/// skipped.
-///
-/// # Errors
-/// A message naming the line whose position or move cannot be read or played.
-pub fn read_game<G: Notation>(game: &G, text: &str) -> Result<(G::State, Vec<G::Move>), String> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let (n, first) = lines.next().ok_or("the file is empty")?;
-    let start = game.parse_state(first.trim()).map_err(|e| format!("line {}: {e}", n + 1))?;
-    let mut record = Record::new(game, start.clone());
-    for (i, text) in lines {
-        let mv = game
-            .parse_move(record.state(), text.trim())
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
-        record.play(mv).map_err(|e| format!("line {}: {e}", i + 1))?;
-    }
-    Ok((start, record.moves().to_vec()))
 }
 
 /// Plays engines against each other from `start` to the end, one line per move on `out`, then

@@ -4,8 +4,8 @@
 use ply::games::{ConnectFour, TicTacToe};
 use ply::{Game, Notation, Player};
 use ply_tools::play::{
-    play_engines, play_engines_watched, play_terminal, read_game, seats_line, wants_color,
-    write_game, Ending, PlayArgs, PlayConfig, Seat, Watch, HELP,
+    play_engines, play_engines_watched, play_terminal, seats_line, wants_color, Ending, PlayArgs,
+    PlayConfig, Seat, Watch, HELP,
 };
 use ply_tools::registry::AgentKit;
 use ply_tools::spec::AgentSpec;
@@ -219,12 +219,15 @@ fn saved_games_read_back() {
     for mv in [3, 3, 2, 4] {
         record.play(mv).unwrap();
     }
-    let text = write_game(&record);
-    let (start, moves) = read_game(&g, &text).unwrap();
+    let text = g.write_record(record.start(), record.moves());
+    let (start, moves) = g.read_record(&text).unwrap();
     assert_eq!(g.format_state(&start), g.format_state(&g.initial_state()));
     assert_eq!(moves, vec![3, 3, 2, 4]);
-    assert!(read_game(&g, "").is_err());
-    assert!(read_game(&g, "not a position\n").unwrap_err().starts_with("line 1: "));
+    assert_eq!(g.read_record("").unwrap_err().to_string(), "the file is empty");
+    assert!(g.read_record("not a position\n").unwrap_err().to_string().starts_with("line 1: "));
+    let column = format!("{}\n1\n1\n1\n1\n1\n1\n1\n", g.format_state(&g.initial_state()));
+    let over = g.read_record(&column).unwrap_err();
+    assert_eq!(over.line, 8, "{over}");
 }
 
 /// Engine-vs-engine games on depth or iteration budgets replay from their seed.
