@@ -45,6 +45,9 @@
 //! - [`perft`]: a bulk-counting perft specialised for these bitboards.
 //! - Notation ([`MoveText`], [`Setup`], and [`ply::Notation`] for [`EnglishCheckers`]):
 //!   numeric squares (`11-15`, `22x15x8`), the seed's `(row,col)` paths, PDN FEN.
+//! - Game records: [`ply::Notation::write_record`] and [`ply::Notation::read_record`] write
+//!   and read PDN 3.0 (`[GameType "21"]`, `1. 11-15 23-19 ... 1-0`, a `Variant` tag under
+//!   the Deepomatic rules).
 //!
 //! # Representation
 //!
@@ -61,6 +64,7 @@ pub mod jsonl;
 mod movegen;
 mod moves;
 mod notation;
+mod pdn;
 pub mod perft;
 mod rules;
 pub mod seed;

@@ -21,6 +21,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use ply::record::ReadRecordError;
 use ply::{Game, MoveList, Notation};
 
 use crate::error::{Error, FenError, MoveError};
@@ -213,7 +214,7 @@ impl fmt::Display for MoveText {
 
 /// True if `want` (start, some landings, end) fits `path`: same start and end, and the middle
 /// squares of `want` appear in `path` in the same order.
-fn fits(want: &[usize], path: &[usize]) -> bool {
+pub(crate) fn fits(want: &[usize], path: &[usize]) -> bool {
     if want.first() != path.first() || want.last() != path.last() {
         return false;
     }
@@ -340,6 +341,16 @@ impl Notation for EnglishCheckers {
     fn parse_state(&self, text: &str) -> Result<CheckersState, Error> {
         let setup: Setup = text.parse()?;
         self.setup(&setup)
+    }
+
+    /// The game in PDN 3.0 (see the `pdn` module): tags, then the movetext.
+    fn write_record(&self, start: &CheckersState, moves: &[Move]) -> String {
+        crate::pdn::write(self, start, moves)
+    }
+
+    /// The first game of a PDN text (or of ply's plain record), each move checked.
+    fn read_record(&self, text: &str) -> Result<(CheckersState, Vec<Move>), ReadRecordError> {
+        crate::pdn::read(self, text)
     }
 
     /// The board, row 0 (Black's side) at the top: row numbers on the left, column numbers
