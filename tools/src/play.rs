@@ -55,16 +55,20 @@ use std::time::Duration;
 
 use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
 use ply::games::mix64;
-use ply::search::{Agent, Budget, Deadline, Position, SearchError, SearchReport};
+use ply::search::{Agent, Budget, Deadline, Position, Progress, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
 use crate::registry::AgentKit;
 
 mod commands;
+mod display;
 
 use crate::spec::{parse_duration, AgentSpec};
-use crate::units::{secs, si};
 pub use commands::{read_input, BudgetChange, Input, InputError, HELP};
+pub use display::{
+    describe_outcome, engine_line, format_line, hint_line, score_sheet, status_line,
+    terminal_width, wrap,
+};
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -409,138 +413,31 @@ pub fn resolve_input<G: Notation>(
     }
 }
 
-/// The numbered legal moves: `1. 11-15  2. 11-16 ...`, wrapped at about 80 columns.
+/// The numbered legal moves on one line, `1. 11-15  2. 11-16 ...`, for [`wrap`].
 pub fn numbered_moves<G: Notation>(game: &G, state: &G::State) -> String {
     let mut legal = MoveList::new();
     game.generate_moves(state, &mut legal);
-    let mut out = String::new();
-    let mut width = 0;
-    for (i, &mv) in legal.iter().enumerate() {
-        let item = format!("{}. {}", i + 1, game.format_move(state, mv));
-        if width > 0 && width + item.len() + 2 > 80 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push_str("  ");
-            width += 2;
-        }
-        width += item.len();
-        out.push_str(&item);
-    }
-    out
+    let items: Vec<String> = legal
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| format!("{}. {}", i + 1, game.format_move(state, mv)))
+        .collect();
+    items.join("  ")
+}
+
+/// Where the continuation lines of a wrapped engine line start.
+const ENGINE_INDENT: &str = "      ";
+
+/// The moves of the game so far as a score sheet, `moves: 1. ...`, wrapped.
+fn moves_line<G: Notation>(record: &Record<'_, G>) -> String {
+    let sheet = score_sheet(record.game(), record.start(), record.moves());
+    wrap(&format!("moves: {sheet}"), terminal_width(), "       ")
 }
 
 /// The ply to go back to for `undo` at ply `now`: the latest earlier ply where a human was to
 /// move (`to_move[i]` is the seat to move at ply `i`), or `None` if there is none.
 pub fn undo_target(to_move: &[Player], seats: &[Seat], now: usize) -> Option<usize> {
     (0..now.min(to_move.len())).rev().find(|&i| seats[to_move[i].index()] == Seat::Human)
-}
-
-/// A line of moves in notation, played from `start`, stopping at the first move that is not
-/// legal (a search's PV may run past the end of the game).
-pub fn format_line<G: Notation>(game: &G, start: &G::State, line: &[G::Move]) -> Vec<String> {
-    let mut state = start.clone();
-    let mut legal = MoveList::new();
-    let mut out = Vec::with_capacity(line.len());
-    for &mv in line {
-        game.generate_moves(&state, &mut legal);
-        if !legal.contains(&mv) {
-            break;
-        }
-        out.push(game.format_move(&state, mv));
-        game.apply(&mut state, mv);
-    }
-    out
-}
-
-/// The moves of a game numbered as a score sheet: `1. a b 2. c d` for two players, `1. a 2. b`
-/// otherwise.
-pub fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::Move]) -> String {
-    let line = format_line(game, start, moves);
-    if game.num_players() == 2 {
-        line.chunks(2)
-            .enumerate()
-            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    } else {
-        line.iter()
-            .enumerate()
-            .map(|(i, m)| format!("{}. {m}", i + 1))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-/// The result in words: `Black wins`, `draw by repetition`, `scores: Black 40, White 24 (Black
-/// wins)`.
-pub fn describe_outcome(outcome: &Outcome, names: &[String], repetition: bool) -> String {
-    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
-    match outcome {
-        Outcome::Winner(p) => format!("{} wins", name(p.index())),
-        Outcome::Draw if repetition => "draw by repetition".to_string(),
-        Outcome::Draw => "draw".to_string(),
-        Outcome::Scores(scores) => {
-            let list: Vec<String> =
-                scores.iter().enumerate().map(|(i, s)| format!("{} {s}", name(i))).collect();
-            let best = scores.iter().copied().max().unwrap_or(0);
-            let top: Vec<String> =
-                (0..scores.len()).filter(|&i| scores[i] == best).map(name).collect();
-            let verdict = match top.len() {
-                1 => format!("{} wins", top[0]),
-                n if n == scores.len() => "draw".to_string(),
-                _ => format!("tie between {}", top.join(" and ")),
-            };
-            format!("scores: {} ({verdict})", list.join(", "))
-        }
-    }
-}
-
-/// One line of engine statistics: the move, then depth, score, nodes, speed, time and PV;
-/// or the move and `forced` when it was the only legal one.
-pub fn engine_line<G: Notation>(
-    game: &G,
-    state: &G::State,
-    who: &str,
-    report: &SearchReport<G::Move>,
-) -> String {
-    let mv = game.format_move(state, report.best_move);
-    format!("{who} plays {mv}   {}", search_summary(game, state, report))
-}
-
-/// The line of `hint`: the suggested move and the search behind it, as [`engine_line`].
-pub fn hint_line<G: Notation>(
-    game: &G,
-    state: &G::State,
-    report: &SearchReport<G::Move>,
-) -> String {
-    let mv = game.format_move(state, report.best_move);
-    format!("hint: {mv}   {}", search_summary(game, state, report))
-}
-
-/// What a search found, after its move: `forced` when `state` has one legal move, else
-/// depth, score, nodes, speed, time and PV.
-fn search_summary<G: Notation>(
-    game: &G,
-    state: &G::State,
-    report: &SearchReport<G::Move>,
-) -> String {
-    let mut legal = MoveList::new();
-    game.generate_moves(state, &mut legal);
-    if legal.len() == 1 {
-        return "forced".to_string();
-    }
-    let pv = format_line(game, state, &report.pv).join(" ");
-    let mut line = format!("depth {}", report.depth);
-    if report.seldepth > report.depth {
-        line += &format!("/{}", report.seldepth);
-    }
-    line += &format!("  score {}  nodes {}", report.value, si(report.nodes as f64));
-    if report.iterations > 0 {
-        line += &format!("  iters {}", si(report.iterations as f64));
-    }
-    line += &format!("  nps {}  time {}  pv {pv}", si(report.nps()), secs(report.elapsed));
-    line
 }
 
 /// True if stdout takes colours: a terminal, and `NO_COLOR` unset or empty.
@@ -644,7 +541,7 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     if hit {
         line += "  (ponder hit)";
     }
-    writeln!(out, "{line}")?;
+    writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?;
     let before = record.state().clone();
     record.play(report.best_move).map_err(|_| PlayLoopError::IllegalMove {
         spec: spec.clone(),
@@ -658,7 +555,9 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
 const STATUS_EVERY: Duration = Duration::from_millis(100);
 
 /// Runs `agent`'s search on a thread of its own while a status line on `out` shows the time
-/// it has taken (`White thinking 1.4s`); the line is cleared when the search ends.
+/// it has taken and what the search has found so far ([`status_line`]: `White thinking 1.4s
+/// depth 9  score +35  nps 1.2M  pv 11-15 23-19 ...`); the line is cleared when the search
+/// ends.
 fn search_showing_time<G: Notation + Sync + 'static>(
     game: &G,
     position: Position<'_, G::State>,
@@ -669,19 +568,27 @@ fn search_showing_time<G: Notation + Sync + 'static>(
 ) -> Result<Result<SearchReport<G::Move>, SearchError>, io::Error> {
     let begun = std::time::Instant::now();
     let (done, finished) = mpsc::channel();
+    let progress = Arc::new(Progress::new());
+    let budget = budget.clone().with_progress(progress.clone());
+    // One column spare: a line that fills the terminal would wrap before the `\r`.
+    let columns = terminal_width().saturating_sub(1);
+    let state = position.state;
     std::thread::scope(|scope| {
         let search = scope.spawn(move || {
-            let result = agent.choose(game, position, budget);
+            let result = agent.choose(game, position, &budget);
             let _ = done.send(());
             result
         });
-        let mut width = 0;
+        let mut width: usize = 0;
         let mut shown = Ok(());
         while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(STATUS_EVERY) {
-            let status = format!("{who} thinking {}", secs(begun.elapsed()));
-            width = width.max(status.len());
+            let info = progress.latest::<G::Move>();
+            let status = status_line(game, state, who, begun.elapsed(), info.as_ref(), columns);
+            let len = status.chars().count();
+            let pad = width.saturating_sub(len);
+            width = width.max(len);
             if shown.is_ok() {
-                shown = write!(out, "\r{status}").and_then(|()| out.flush());
+                shown = write!(out, "\r{status}{:pad$}", "").and_then(|()| out.flush());
             }
         }
         let result = search.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -843,7 +750,7 @@ pub fn print_result<G: Notation>(
             describe_outcome(&outcome, names, record.is_repetition_draw())
         )?;
     }
-    writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))
+    writeln!(out, "{}", moves_line(record))
 }
 
 /// Plays a game at the terminal: humans type their moves or commands ([`HELP`]) on `input`,
@@ -914,7 +821,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         }
         let last = record.moves().last().copied();
         writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
-        writeln!(out, "{}", numbered_moves(game, record.state()))?;
+        writeln!(out, "{}", wrap(&numbered_moves(game, record.state()), terminal_width(), ""))?;
         let expected =
             if config.ponder { expected_move(last_pv.as_ref(), record.moves()) } else { None };
         let ending = std::thread::scope(|scope| -> Result<Option<Ending>, PlayLoopError> {
@@ -931,7 +838,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         "\nend of input: game left after {} moves",
                         record.moves().len()
                     )?;
-                    writeln!(out, "moves: {}", score_sheet(game, record.start(), record.moves()))?;
+                    writeln!(out, "{}", moves_line(&record))?;
                     return Ok(Some(Ending::EndOfInput));
                 }
                 let text = String::from_utf8_lossy(&line);
@@ -943,7 +850,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     Ok(Input::Go) => match assist(&record, &helpers[seat], config.seed, kit) {
                         Ok(report) => {
                             let by = format!("{who} (engine)");
-                            writeln!(out, "{}", engine_line(game, record.state(), &by, &report))?;
+                            let line = engine_line(game, record.state(), &by, &report);
+                            writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?;
                             report.best_move
                         }
                         Err(e) => {
@@ -953,9 +861,15 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     },
                     Ok(Input::Hint) => {
                         match assist(&record, &helpers[seat], config.seed, kit) {
-                            Ok(report) => {
-                                writeln!(out, "{}", hint_line(game, record.state(), &report))?
-                            }
+                            Ok(report) => writeln!(
+                                out,
+                                "{}",
+                                wrap(
+                                    &hint_line(game, record.state(), &report),
+                                    terminal_width(),
+                                    ENGINE_INDENT
+                                )
+                            )?,
                             Err(e) => writeln!(out, "hint: {e}")?,
                         }
                         continue;
@@ -965,29 +879,25 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         continue;
                     }
                     Ok(Input::Moves) => {
-                        writeln!(out, "{}", numbered_moves(game, record.state()))?;
+                        writeln!(
+                            out,
+                            "{}",
+                            wrap(&numbered_moves(game, record.state()), terminal_width(), "")
+                        )?;
                         continue;
                     }
                     Ok(Input::List) => {
                         if record.moves().is_empty() {
                             writeln!(out, "no moves yet")?;
                         } else {
-                            writeln!(
-                                out,
-                                "moves: {}",
-                                score_sheet(game, record.start(), record.moves())
-                            )?;
+                            writeln!(out, "{}", moves_line(&record))?;
                         }
                         continue;
                     }
                     Ok(Input::Quit) => {
                         stop_pondering(&mut ponder, &mut engines);
                         writeln!(out, "game left after {} moves", record.moves().len())?;
-                        writeln!(
-                            out,
-                            "moves: {}",
-                            score_sheet(game, record.start(), record.moves())
-                        )?;
+                        writeln!(out, "{}", moves_line(&record))?;
                         return Ok(Some(Ending::Quit));
                     }
                     Ok(Input::Resign) => {
@@ -996,11 +906,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         if names.len() == 2 {
                             writeln!(out, "result: {} wins", names[1 - seat])?;
                         }
-                        writeln!(
-                            out,
-                            "moves: {}",
-                            score_sheet(game, record.start(), record.moves())
-                        )?;
+                        writeln!(out, "{}", moves_line(&record))?;
                         return Ok(Some(Ending::Resigned(player)));
                     }
                     Ok(Input::Swap) => {
@@ -1109,7 +1015,9 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     Err(e) => {
                         writeln!(out, "{e}")?;
                         if !matches!(e, InputError::BadArgument { .. }) {
-                            writeln!(out, "legal moves: {}", numbered_moves(game, record.state()))?;
+                            let legal =
+                                format!("legal moves: {}", numbered_moves(game, record.state()));
+                            writeln!(out, "{}", wrap(&legal, terminal_width(), ""))?;
                         }
                         continue;
                     }
@@ -1344,7 +1252,8 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
     let played = play_game_with(game, &start, &mut arena_seats, usize::MAX, |m| {
         if failed.is_none() {
             let line = engine_line(game, m.before, &names[m.seat], m.report);
-            failed = writeln!(out, "{:>3}. {line}", m.ply + 1).err();
+            let line = format!("{:>3}. {line}", m.ply + 1);
+            failed = writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT)).err();
         }
         if let (None, Some(w)) = (&failed, watch) {
             let mut after = m.before.clone();
@@ -1449,7 +1358,7 @@ pub fn run<G: Notation + Sync + 'static>(
     };
     let color = !args.no_color && color_enabled();
     let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{}", seats_line(&seats, &names, seed));
+    let _ = writeln!(out, "{}", wrap(&seats_line(&seats, &names, seed), terminal_width(), "  "));
     let result = if !humans_play {
         let specs: Vec<AgentSpec> = seats
             .into_iter()
@@ -1713,12 +1622,20 @@ mod tests {
         fn engine_lines(&self, count: usize) -> Vec<String> {
             let begun = std::time::Instant::now();
             loop {
-                let lines: Vec<String> = self
-                    .text()
-                    .lines()
-                    .filter(|l| l.contains(" plays "))
-                    .map(String::from)
-                    .collect();
+                let text = self.text();
+                let mut lines: Vec<String> = Vec::new();
+                let mut in_engine_line = false;
+                for l in text.lines() {
+                    if l.contains(" plays ") {
+                        lines.push(l.to_string());
+                        in_engine_line = true;
+                    } else if in_engine_line && l.starts_with(ENGINE_INDENT) {
+                        let last = lines.last_mut().expect("an engine line");
+                        *last = format!("{last} {}", l.trim_start());
+                    } else {
+                        in_engine_line = false;
+                    }
+                }
                 if lines.len() >= count || begun.elapsed() > Duration::from_secs(30) {
                     assert!(lines.len() >= count, "{}", self.text());
                     return lines;

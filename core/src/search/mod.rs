@@ -38,6 +38,7 @@ pub mod alphabeta;
 pub mod baseline;
 pub mod mcts;
 pub mod multiplayer;
+mod progress;
 mod time;
 pub mod tt;
 
@@ -48,6 +49,7 @@ use std::time::Duration;
 
 use crate::game::{Game, MoveList};
 
+pub use progress::{Progress, ProgressInfo};
 pub use time::{Clock, Deadline};
 
 /// What an agent may spend on one move. Every limit that is set applies; the search stops at
@@ -72,6 +74,8 @@ pub struct Budget {
     pub clock: Option<Clock>,
     /// Set from another thread to stop the search; it answers with the best move so far.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Where the search publishes what it has found so far, for another thread to show.
+    pub progress: Option<Arc<Progress>>,
 }
 
 impl Budget {
@@ -127,6 +131,12 @@ impl Budget {
     /// This budget with an external stop flag.
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Budget {
         self.stop = Some(stop);
+        self
+    }
+
+    /// This budget publishing the search's progress to `progress`.
+    pub fn with_progress(mut self, progress: Arc<Progress>) -> Budget {
+        self.progress = Some(progress);
         self
     }
 

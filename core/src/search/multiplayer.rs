@@ -63,7 +63,7 @@ use crate::search::alphabeta::common::{
     helper_skips, inf, lazy_smp, terminal_score, value_of, Frame, Limits, MoveOrdering,
     Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
-use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo};
+use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo, Publishing};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -382,7 +382,8 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
         };
         let main = || {
             let mut s = searcher(0);
-            let it = s.deepen(state, root_hash, max_depth, &root_moves, info);
+            let mut sink = Publishing { sink: info, progress: budget.progress.as_deref() };
+            let it = s.deepen(state, root_hash, max_depth, &root_moves, &mut sink);
             (finish(&s, it), (s.root_hint, s.limits.elapsed()))
         };
         let (result, (hint, elapsed)) = lazy_smp(threads, &done_flag, helper, main);

@@ -316,6 +316,29 @@ impl<M> InfoSink<M> for InfoCallback<M> {
     }
 }
 
+/// The sink of a search's main thread: the agent's own sink, then the budget's
+/// [`Progress`](crate::search::Progress) if it has one.
+pub(crate) struct Publishing<'a, I> {
+    pub(crate) sink: &'a mut I,
+    pub(crate) progress: Option<&'a crate::search::Progress>,
+}
+
+impl<M: Clone + Send + 'static, I: InfoSink<M>> InfoSink<M> for Publishing<'_, I> {
+    fn iteration(&mut self, info: &IterationInfo<'_, M>) {
+        self.sink.iteration(info);
+        if let Some(progress) = self.progress {
+            progress.publish(crate::search::ProgressInfo {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                value: Some(info.value),
+                nodes: info.nodes,
+                elapsed: info.elapsed,
+                pv: info.pv.to_vec(),
+            });
+        }
+    }
+}
+
 /// The two-player alpha-beta agent; see the [module docs](self).
 ///
 /// `E` is the [`Evaluator`] of heuristic leaves ([`GameEval`], the game's own
@@ -550,7 +573,8 @@ impl<E, I> AlphaBeta<E, I> {
         };
         let main = || {
             let mut s = searcher(0);
-            let c = s.deepen(state, root_hash, max_depth, &root_moves, info);
+            let mut sink = Publishing { sink: info, progress: budget.progress.as_deref() };
+            let c = s.deepen(state, root_hash, max_depth, &root_moves, &mut sink);
             (finish(&s, c), (s.root_hint, s.limits.elapsed()))
         };
         let (result, (hint, elapsed)) = lazy_smp(threads, &done_flag, helper, main);

@@ -407,6 +407,18 @@ fn pick(stats: impl Iterator<Item = (u64, f64, Proof)> + Clone) -> Option<usize>
         .map(|(_, std::cmp::Reverse(i))| i)
 }
 
+/// The most promising root move of `tree` and its mean reward, by the rule of the final
+/// choice; `None` before any child is visited.
+fn best_root_child<M: Copy>(tree: &Tree<M>) -> Option<(M, f64)> {
+    let range = tree.root().children();
+    let kids = range.clone().map(|i| {
+        let n = &tree.nodes[i];
+        (u64::from(n.visits), n.mean(), n.proof)
+    });
+    let child = &tree.nodes[range.start + pick(kids)?];
+    (child.visits > 0).then(|| (child.mv.expect("every child has a move"), child.mean()))
+}
+
 /// The principal variation below the root of `tree`, starting with `first`.
 fn principal_variation<M: Copy + PartialEq>(tree: &Tree<M>, first: M) -> Vec<M> {
     let mut pv = vec![first];
@@ -489,6 +501,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
                 use_soft: budget.clock.is_some(),
                 stop: budget.stop.as_deref(),
                 proven: share_proof.then_some(&proven_flag),
+                progress: if i == 0 { budget.progress.as_deref() } else { None },
             })
             .collect();
         let run = |i: usize, tree: &mut Tree<G::Move>| -> Stats {

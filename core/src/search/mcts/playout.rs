@@ -2,6 +2,7 @@
 //! evaluation cut-off, back-propagation of reward vectors, and MCTS-Solver proofs.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -11,10 +12,12 @@ use super::eval_to_rewards_with;
 use super::tree::{Proof, Tree, NONE, TERMINAL};
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Outcome, Player};
-use crate::search::Deadline;
+use crate::search::{Deadline, Progress, ProgressInfo, Value};
 
 /// Most iterations between two looks at the clock and the stop flags.
 const CHECK_INTERVAL: u64 = 8;
+/// How often a search with a [`Progress`] publishes its best line.
+const PUBLISH_EVERY: Duration = Duration::from_millis(200);
 /// Most nodes (expansions and playout plies) between two looks at the clock: games with long
 /// or slow playouts check after every iteration.
 const CHECK_NODES: u64 = 64;
@@ -43,6 +46,8 @@ pub(super) struct Limits<'a> {
     pub(super) stop: Option<&'a AtomicBool>,
     /// Set when a tree proves the root; the others stop when they see it.
     pub(super) proven: Option<&'a AtomicBool>,
+    /// Where this tree's best line is published now and then (the first thread's only).
+    pub(super) progress: Option<&'a Progress>,
 }
 
 impl Limits<'_> {
@@ -63,6 +68,24 @@ pub(super) struct Stats {
     pub(super) depth: u32,
     /// Deepest ply reached, playouts included.
     pub(super) seldepth: u32,
+}
+
+/// Publishes the best line of `tree` so far to `progress`.
+fn publish<M: Copy + PartialEq + Send + 'static>(
+    tree: &Tree<M>,
+    stats: &Stats,
+    elapsed: Duration,
+    progress: &Progress,
+) {
+    let Some((first, mean)) = super::best_root_child(tree) else { return };
+    progress.publish(ProgressInfo {
+        depth: 0,
+        seldepth: stats.seldepth,
+        value: Some(Value::Reward(mean)),
+        nodes: stats.iterations,
+        elapsed,
+        pv: super::principal_variation(tree, first),
+    });
 }
 
 /// Runs iterations on `tree`, whose root is `root_state`, until a limit is reached or the root
@@ -89,6 +112,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         worker.expand_root(root_state, tree);
     }
     let mut checked_at = (0, 0);
+    let mut published = Duration::ZERO;
     loop {
         let s = &worker.stats;
         if limits.iterations.is_some_and(|n| s.iterations >= n)
@@ -104,6 +128,13 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
                 break;
             }
             checked_at = (s.iterations, s.nodes);
+            if let Some(progress) = limits.progress {
+                let elapsed = limits.deadline.start().elapsed();
+                if elapsed >= published + PUBLISH_EVERY {
+                    published = elapsed;
+                    publish(tree, s, elapsed, progress);
+                }
+            }
         }
         if tree.root().proof.is_known() || tree.root().is_terminal() {
             if let Some(flag) = limits.proven {
