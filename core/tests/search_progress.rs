@@ -33,7 +33,7 @@ fn alphabeta_publishes_every_iteration_on_one_or_two_threads() {
                 (1..=7).contains(&progress.updates()) && seen.depth == progress.updates() as u32
             );
         }
-        let mut state = root.clone();
+        let mut state = root;
         for &mv in &seen.pv {
             let mut legal = MoveList::new();
             game.generate_moves(&state, &mut legal);
