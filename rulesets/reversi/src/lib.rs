@@ -55,14 +55,36 @@
 //! 3 1 2
 //! ```
 //!
-//! Four players: a 2x2 block with the players clockwise in turn order, the same under a
-//! quarter turn with the players renumbered. Every player has three first moves (beyond each
-//! neighbour and beyond the opposite disc):
+//! Four players: the 2x2 block `12/43` (players clockwise in turn order) tiled 2x2 into a
+//! 4x4 block around the centre (on odd boards half a square down-left of it), the same under
+//! a quarter turn with the players renumbered:
 //!
 //! ```text
-//! 1 2
-//! 4 3
+//! 1 2 1 2
+//! 4 3 4 3
+//! 1 2 1 2
+//! 4 3 4 3
 //! ```
+//!
+//! Why: the single 2x2 block gave each player one disc, and every first move flipped one of
+//! them, so every legal first move eliminated a player. Tiled, the block gives each player
+//! four discs, and no two neighbouring squares (in any of the 8 directions) hold the same
+//! player, so every line through the block alternates between two players and a first
+//! placement flanks one disc per line. Over a whole first round (each player moving once,
+//! every choice) nobody loses all four: every player keeps at least one disc (some rounds
+//! leave a player exactly one) and has a placement when its first turn comes. On 4x4, where
+//! the 4x4 block would fill the board, the start is the 2x2 block with a second disc per
+//! player, turned the same way:
+//!
+//! ```text
+//! . . 1 .
+//! 4 1 2 .
+//! . 4 3 2
+//! . 3 . .
+//! ```
+//!
+//! Every layout, on every size, is checked by enumerating every sequence of first moves
+//! (each player once): nobody passes and nobody is eliminated (tested, 2 to 4 players).
 //!
 //! Any other board can be the start: [`Reversi::from_position`] reads rows of `.` and
 //! `1`..`4` joined by `/`, then a space and the player to move.

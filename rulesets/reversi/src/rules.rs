@@ -244,12 +244,23 @@ impl Reversi {
                     }
                 }
             }
+            _ if n == 4 => {
+                // The 2x2 block `12/43` and a second disc per player, turned a quarter turn
+                // (renumbered) from player to player: `..1./412./.432/.3..`.
+                for (r, c, p) in [(0, 2, 0), (1, 0, 3), (1, 1, 0), (1, 2, 1)] {
+                    put(r, c, p);
+                    put(3 - r, 3 - c, (p + 2) % 4);
+                }
+            }
             _ => {
-                let t = (n - 2) / 2;
-                put(t, t, 0);
-                put(t, t + 1, 1);
-                put(t + 1, t + 1, 2);
-                put(t + 1, t, 3);
+                // The block `12/43` tiled 2x2; on odd boards half a square down-left of the
+                // centre.
+                let (top, left) = ((n - 3) / 2, (n - 4) / 2);
+                for r in 0..4 {
+                    for c in 0..4 {
+                        put(top + r, left + c, [[0, 1], [3, 2]][r % 2][c % 2]);
+                    }
+                }
             }
         }
         self.rehash(s)

@@ -119,24 +119,6 @@ fn game_ends_when_nobody_can_place() {
 }
 
 #[test]
-fn every_player_has_a_first_move_in_every_layout() {
-    for size in 4..=16 {
-        for players in 2..=4 {
-            let game = Reversi::new(size, players).unwrap();
-            let state = game.initial_state();
-            for p in 0..players {
-                assert!(
-                    game.mobility(&state, Player::new(p)) > 0,
-                    "{size}x{size}, {players} players: player {} has no first move",
-                    p + 1
-                );
-            }
-            assert_eq!(game.to_move(&state), Player::new(0));
-        }
-    }
-}
-
-#[test]
 fn layouts_are_central_and_symmetric() {
     let game = Reversi::new(8, 2).unwrap();
     assert_eq!(
@@ -152,10 +134,102 @@ fn layouts_are_central_and_symmetric() {
             assert_eq!(rows[r].as_bytes()[c], rows[c].as_bytes()[r]);
         }
     }
-    // 4 players, 10x10: clockwise around the centre; a quarter turn renumbers the players.
+    // 4 players, 10x10: the block 12/43 (clockwise in turn order) tiled 2x2 around the
+    // centre; a quarter turn renumbers the players.
     let game = Reversi::new(10, 4).unwrap();
     let rows = game.initial_state().rows();
-    assert_eq!(rows[4..6], ["....12....", "....43...."]);
+    assert_eq!(rows[3..7], ["...1212...", "...4343...", "...1212...", "...4343..."]);
+    assert!(rows[..3].iter().chain(&rows[7..]).all(|r| r == ".........."));
+    // 9x9: half a square down-left of the centre.
+    let rows = Reversi::new(9, 4).unwrap().initial_state().rows();
+    assert_eq!(rows[3..7], ["..1212...", "..4343...", "..1212...", "..4343..."]);
+    // 4x4: the block and a second disc per player.
+    let rows = Reversi::new(4, 4).unwrap().initial_state().rows();
+    assert_eq!(rows, ["..1.", "412.", ".432", ".3.."]);
+    for size in [4, 9, 10] {
+        let rows = Reversi::new(size, 4).unwrap().initial_state().rows();
+        let cell = |r: usize, c: usize| rows[r].as_bytes()[c];
+        // Turned a quarter turn clockwise about the block's centre, player p's disc lands on
+        // one of player p + 1.
+        let (top, left) = if size == 4 { (0, 0) } else { ((size - 3) / 2, (size - 4) / 2) };
+        for r in 0..4 {
+            for c in 0..4 {
+                let (from, to) = (cell(top + r, left + c), cell(top + c, left + 3 - r));
+                let next = if from == b'.' { b'.' } else { b'1' + (from - b'1' + 1) % 4 };
+                assert_eq!(to, next, "{size}x{size}: {rows:?}");
+            }
+        }
+    }
+}
+
+/// Every sequence of first moves, one per player (a pass when a player has no placement),
+/// from `state`: calls `check` with the position after each whole round and the moves.
+fn first_rounds(
+    game: &Reversi,
+    state: &ply_reversi::ReversiState,
+    left: usize,
+    line: &mut Vec<String>,
+    check: &mut dyn FnMut(&ply_reversi::ReversiState, &[String]),
+) {
+    if left == 0 {
+        check(state, line);
+        return;
+    }
+    let mut moves = MoveList::new();
+    game.generate_moves(state, &mut moves);
+    assert!(!moves.is_empty(), "the game ended during the first round: {line:?}");
+    for &mv in &moves {
+        let mut next = *state;
+        line.push(game.format_move(state, mv));
+        game.apply(&mut next, mv);
+        first_rounds(game, &next, left - 1, line, check);
+        line.pop();
+    }
+}
+
+/// For every player count and size, in every first round (each player moving once, every
+/// choice of every player) every player has a placement when its turn comes (no pass) and
+/// has discs at the end; player 1 moves first.
+#[test]
+fn nobody_is_eliminated_or_blocked_in_the_first_round() {
+    for players in 2..=4 {
+        for size in 4..=16 {
+            let game = Reversi::new(size, players).unwrap();
+            assert_eq!(game.to_move(&game.initial_state()), Player::new(0));
+            let mut rounds = 0usize;
+            first_rounds(&game, &game.initial_state(), players, &mut Vec::new(), &mut |s, line| {
+                rounds += 1;
+                assert!(
+                    !line.iter().any(|m| m == "pass"),
+                    "{size}x{size}, {players} players: a pass in {line:?}"
+                );
+                for p in 0..players {
+                    assert!(
+                        s.count(Player::new(p)) > 0,
+                        "{size}x{size}, {players} players: player {} eliminated by {line:?}",
+                        p + 1
+                    );
+                }
+            });
+            assert!(rounds >= players, "{size}x{size}, {players} players: {rounds} rounds");
+        }
+    }
+}
+
+/// The check above finds what it looks for: from the former 4-player layout (the 2x2 block
+/// alone), a first round can eliminate a player.
+#[test]
+fn the_first_round_check_finds_eliminations() {
+    let game = Reversi::from_position(
+        "......../......../......../...12.../...43.../......../......../........ 1",
+        4,
+    )
+    .unwrap();
+    let mut eliminations = 0usize;
+    first_rounds(&game, &game.initial_state(), 4, &mut Vec::new(), &mut |s, _| {
+        eliminations += usize::from((0..4).any(|p| s.count(Player::new(p)) == 0));
+    });
+    assert!(eliminations > 0);
 }
 
 #[test]

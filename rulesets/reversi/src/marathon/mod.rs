@@ -17,8 +17,11 @@
 //!
 //! - **Start layout.** The statement gives none. Test cases start from the ruleset's
 //!   standard layout for the player count ([`crate::Reversi::new`]; see the crate docs), and
-//!   the strategy generator plays its games from the same layout. Figures published for the
-//!   harness name the layout they used.
+//!   the strategy generator plays its games from the same layout: for 3 players (odd sizes)
+//!   the 3x3 Latin square `123/231/312`, for 4 players (even sizes) the block `12/43` tiled
+//!   into the 4x4 block `1212/4343/1212/4343`, in which no first round eliminates a player
+//!   (a single 2x2 block `12/43`, the layout before, lost a player on every first move).
+//!   Figures published for the harness name the layout they used.
 //! - **Zero denominator.** A move after which the others' total `O` is 0 is worth `+inf` if
 //!   the mover's total is positive and `-inf` otherwise ([`ratio`]); a negative `O` divides
 //!   as it is. `O` counts as 0 when the other players own no cell after the move, whatever
