@@ -10,6 +10,8 @@
 //! - Notation: `32-28`, `19x30`, `19x28x37` (full path when the short form is ambiguous), FEN
 //!   `W:W31-50:B1-20` through [`DraughtsState`]'s `FromStr`/`Display`; [`MoveText`] parses
 //!   move syntax alone.
+//! - Game records: [`ply::Notation::write_record`] and [`ply::Notation::read_record`] write
+//!   and read PDN 3.0 (`[GameType "20"]`, `1. 32-28 19-23 ... 2-0`).
 //! - [`perft_fast`]: bulk-counting perft on the bare bitboards.
 //! - [`hub`]: the Hub protocol's text forms of positions and moves (the protocol itself is in
 //!   `ply_tools::engines::hub`, with these functions as the codec of draughts).
@@ -44,6 +46,7 @@ pub mod eval;
 pub mod hub;
 mod movegen;
 mod notation;
+mod pdn;
 mod rules;
 
 pub use error::{Error, MoveError, ParseFenError, ParseMoveError};

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ply::record::ReadRecordError;
 use ply::{Game, MoveList, Notation};
 
 use crate::bitboard::{bit_of, free_ray, nearest, square_of, Bits, DELTA, RAYS};
@@ -415,5 +416,15 @@ impl Notation for InternationalDraughts {
 
     fn render(&self, state: &DraughtsState, last_move: Option<Move>, color: bool) -> String {
         render(state, last_move, color)
+    }
+
+    /// The game in PDN 3.0 (see the `pdn` module): tags, then the movetext.
+    fn write_record(&self, start: &DraughtsState, moves: &[Move]) -> String {
+        crate::pdn::write(self, start, moves)
+    }
+
+    /// The first game of a PDN text (or of ply's plain record), each move checked.
+    fn read_record(&self, text: &str) -> Result<(DraughtsState, Vec<Move>), ReadRecordError> {
+        crate::pdn::read(self, text)
     }
 }

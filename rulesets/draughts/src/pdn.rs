@@ -1,0 +1,499 @@
+//! Game records in PDN 3.0 (Portable Draughts Notation), the format draughts programs
+//! exchange: the `write_record` and `read_record` of [`ply::Notation`] for
+//! [`InternationalDraughts`].
+//!
+//! Written: the tags `Event`, `Result` (`2-0` when White, the side that moves first, wins,
+//! `0-2` when Black wins, `1-1` for a draw, `*` while the game goes on), `GameType` (20,
+//! international draughts), and `SetUp "1"` with `FEN` when the game does not start from the
+//! initial position. Then the movetext, `1. 32-28 19-23 2. ...` (`1...` first when Black
+//! moves first), wrapped before 80 columns, ending with the result.
+//!
+//! Read: the first game of the text. Tags may come in any order and unknown ones are
+//! ignored; comments (`{...}`, `;` to the end of the line), variations (`(...)`), NAGs
+//! (`$1`) and move suffixes (`!`, `?`, `*`) are skipped; moves take `-` or `x`; the result
+//! token (or the next game's tags) ends the game. A `GameType` other than international
+//! draughts is refused. A text whose first line is a position (ply's plain record,
+//! [`ply::record::write_text`]) is read as such.
+
+use ply::record::{play_checked, read_text, ReadRecordError};
+use ply::{Game, Notation, Outcome, Player, Record};
+
+use crate::movegen::Move;
+use crate::rules::{DraughtsState, InternationalDraughts};
+
+/// PDN's `GameType` number of international draughts.
+pub(crate) const GAME_TYPE: u32 = 20;
+
+/// The longest line of movetext written (PGN's export limit).
+const WIDTH: usize = 79;
+
+/// The record of `moves` from `start` in PDN.
+pub(crate) fn write(game: &InternationalDraughts, start: &DraughtsState, moves: &[Move]) -> String {
+    let (units, outcome) = movetext(game, start, moves);
+    let result = result_token(outcome.as_ref());
+    let mut text = String::new();
+    push_tag(&mut text, "Event", "ply game");
+    push_tag(&mut text, "Result", result);
+    push_tag(&mut text, "GameType", &GAME_TYPE.to_string());
+    if *start != game.initial_state() {
+        push_tag(&mut text, "SetUp", "1");
+        push_tag(&mut text, "FEN", &game.format_state(start));
+    }
+    text.push('\n');
+    text.push_str(&wrap(units.iter().map(String::as_str).chain([result]), WIDTH));
+    text.push('\n');
+    text
+}
+
+/// The movetext units (`12. 32-28`, `19-23`; a move number stays with its move) and the
+/// outcome after the moves, replayed with the history rules (repetition).
+fn movetext(
+    game: &InternationalDraughts,
+    start: &DraughtsState,
+    moves: &[Move],
+) -> (Vec<String>, Option<Outcome>) {
+    let mut record = Record::new(game, *start);
+    let mut units = Vec::with_capacity(moves.len());
+    let mut number = 1;
+    for (i, &mv) in moves.iter().enumerate() {
+        if !record.legal_moves().contains(&mv) {
+            // Not a legal game from here on: say so rather than write moves nobody can play.
+            units.push(format!("{{ply {}: not a legal move; the record stops here}}", i + 1));
+            return (units, None);
+        }
+        let text = game.format_move(record.state(), mv);
+        let first = game.to_move(record.state()) == Player::FIRST;
+        units.push(match (first, i) {
+            (true, _) => format!("{number}. {text}"),
+            (false, 0) => format!("{number}... {text}"),
+            (false, _) => text,
+        });
+        if !first {
+            number += 1;
+        }
+        record.play(mv).expect("the move is in the legal list");
+    }
+    (units, record.outcome())
+}
+
+/// The result token of PDN's international result type, from the view of the first
+/// player (White).
+fn result_token(outcome: Option<&Outcome>) -> &'static str {
+    match outcome {
+        None => "*",
+        Some(Outcome::Winner(p)) if *p == Player::FIRST => "2-0",
+        Some(Outcome::Winner(_)) => "0-2",
+        Some(_) => "1-1",
+    }
+}
+
+/// Appends `[name "value"]` and a newline, escaping `"` and `\` in the value.
+fn push_tag(text: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    text.push_str(&format!("[{name} \"{escaped}\"]\n"));
+}
+
+/// `units` joined by spaces in lines of at most `width` characters (a longer unit gets a
+/// line of its own); a unit is never split.
+fn wrap<'a>(units: impl Iterator<Item = &'a str>, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for unit in units {
+        if line > 0 && line + 1 + unit.len() > width {
+            out.push('\n');
+            line = 0;
+        }
+        if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(unit);
+        line += unit.len();
+    }
+    out
+}
+
+/// The start and the moves of the first game in `text`, PDN or ply's plain record.
+pub(crate) fn read(
+    game: &InternationalDraughts,
+    text: &str,
+) -> Result<(DraughtsState, Vec<Move>), ReadRecordError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(first_line) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return Err(ReadRecordError::new(0, "the file is empty"));
+    };
+    if !first_line.starts_with('[') && game.parse_state(first_line).is_ok() {
+        return read_text(game, text);
+    }
+    let pdn = scan(text)?;
+    if pdn.tags.is_empty() && pdn.moves.is_empty() && !pdn.ended {
+        return Err(ReadRecordError::new(
+            0,
+            "no PDN game in the file: expected tags like [GameType \"20\"] and moves like \
+             1. 32-28 19-23",
+        ));
+    }
+    check_game_type(pdn.tag("GameType"))?;
+    let start = match pdn.tag("FEN") {
+        Some(fen) => game
+            .parse_state(&fen.value)
+            .map_err(|e| ReadRecordError::new(fen.line, format!("FEN tag: {e}")))?,
+        None => game.initial_state(),
+    };
+    let moves = replay(game, &start, &pdn.moves)?;
+    Ok((start, moves))
+}
+
+/// Refuses a `GameType` tag of another game, another start colour or another board size.
+fn check_game_type(tag: Option<&Tag>) -> Result<(), ReadRecordError> {
+    let Some(tag) = tag else { return Ok(()) };
+    let err = |what: String| {
+        ReadRecordError::new(
+            tag.line,
+            format!("{what}; this game is international draughts (GameType 20)"),
+        )
+    };
+    let fields: Vec<&str> = tag.value.split(',').map(str::trim).collect();
+    let number: u32 = fields[0]
+        .parse()
+        .map_err(|_| err(format!("GameType {:?} does not start with a number", tag.value)))?;
+    if number != GAME_TYPE {
+        return Err(err(format!("GameType {number} is {}", game_type_name(number))));
+    }
+    if fields.len() >= 4 {
+        if !fields[1].eq_ignore_ascii_case("W") {
+            return Err(err(format!("GameType {:?} has Black moving first", tag.value)));
+        }
+        if fields[2] != "10" || fields[3] != "10" {
+            return Err(err(format!(
+                "GameType {:?} is for a {}x{} board",
+                tag.value, fields[2], fields[3]
+            )));
+        }
+    } else if fields.len() > 1 {
+        return Err(err(format!(
+            "GameType {:?} is malformed: expected a number, then start colour, width, height \
+             and notation",
+            tag.value
+        )));
+    }
+    Ok(())
+}
+
+/// The name of a PDN `GameType` number, for error messages.
+fn game_type_name(number: u32) -> &'static str {
+    match number {
+        0 => "chess",
+        20 => "international draughts",
+        21 => "English draughts",
+        22 => "Italian draughts",
+        23 => "American pool checkers",
+        24 => "Spanish draughts",
+        25 => "Russian draughts",
+        26 => "Brazilian draughts",
+        27 => "Canadian draughts",
+        28 => "Portuguese draughts",
+        29 => "Czech draughts",
+        30 => "Turkish draughts",
+        31 => "Thai draughts",
+        40 => "Frisian draughts",
+        41 => "Spantsiretti draughts",
+        50 => "Othello",
+        _ => "not a game of this kind",
+    }
+}
+
+/// Plays the written moves from `start`, each checked to be legal, with the history rules
+/// of [`Record`] (no move after a repetition draw).
+fn replay(
+    game: &InternationalDraughts,
+    start: &DraughtsState,
+    words: &[Word],
+) -> Result<Vec<Move>, ReadRecordError> {
+    let mut record = Record::new(game, *start);
+    let mut state = *start;
+    let mut number = 1;
+    let mut moves = Vec::with_capacity(words.len());
+    for word in words {
+        let first = game.to_move(&state) == Player::FIRST;
+        let label = if first { format!("{number}.") } else { format!("{number}...") };
+        let err = |e: String| ReadRecordError::new(word.line, format!("{label} {e}"));
+        if record.is_repetition_draw() {
+            return Err(err(format!(
+                "{}: the game was already drawn by threefold repetition",
+                word.text
+            )));
+        }
+        let mv = play_checked(game, &mut state, &word.text).map_err(err)?;
+        record.play(mv).map_err(|e| err(format!("{}: {e}", word.text)))?;
+        moves.push(mv);
+        if !first {
+            number += 1;
+        }
+    }
+    Ok(moves)
+}
+
+/// A tag pair and the line it starts on.
+#[derive(Debug)]
+struct Tag {
+    name: String,
+    value: String,
+    line: usize,
+}
+
+/// A move as written and its line.
+#[derive(Debug)]
+struct Word {
+    text: String,
+    line: usize,
+}
+
+/// The first game of a PDN text: its tags, its moves and whether a result token ended it.
+#[derive(Debug, Default)]
+struct Pdn {
+    tags: Vec<Tag>,
+    moves: Vec<Word>,
+    ended: bool,
+}
+
+impl Pdn {
+    /// The first tag named `name`.
+    fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+}
+
+/// The result tokens of every PDN result type.
+const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
+
+/// Reads the tags and moves of the first game in `text`, skipping comments, variations,
+/// NAGs, move numbers and move suffixes.
+fn scan(text: &str) -> Result<Pdn, ReadRecordError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut pdn = Pdn::default();
+    let mut i = 0;
+    let mut line = 1;
+    let mut line_start = true;
+    while i < chars.len() {
+        let c = chars[i];
+        let at = line;
+        match c {
+            '\n' => {
+                line += 1;
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            c if c.is_whitespace() => {
+                i += 1;
+                continue;
+            }
+            '%' if line_start => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '[' => {
+                if !pdn.moves.is_empty() {
+                    break; // The next game's tags.
+                }
+                let (tag, next, lines) = read_tag(&chars, i, at)?;
+                pdn.tags.push(tag);
+                i = next;
+                line += lines;
+            }
+            '{' => {
+                let end = (i..chars.len()).find(|&j| chars[j] == '}').ok_or_else(|| {
+                    ReadRecordError::new(at, "a comment opened with { is never closed")
+                })?;
+                line += chars[i..end].iter().filter(|&&c| c == '\n').count();
+                i = end + 1;
+            }
+            '(' => {
+                let (next, lines) = skip_variation(&chars, i, at)?;
+                i = next;
+                line += lines;
+            }
+            ')' => return Err(ReadRecordError::new(at, "a ) closes no variation")),
+            _ => {
+                let start = i;
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && !matches!(chars[i], '{' | '(' | ')' | '[' | ';')
+                {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                if RESULTS.contains(&word.as_str()) {
+                    pdn.ended = true;
+                    break;
+                }
+                if let Some(mv) = move_of(&word) {
+                    pdn.moves.push(Word { text: mv.to_string(), line: at });
+                }
+                line_start = false;
+                continue;
+            }
+        }
+        line_start = false;
+    }
+    Ok(pdn)
+}
+
+/// The move in a movetext word, without its move number (`12.`, `12...`) and suffixes
+/// (`!`, `?`, `*`); `None` for a word that is only a number, dots, a suffix or a NAG (`$3`).
+fn move_of(word: &str) -> Option<&str> {
+    if word.starts_with('$') {
+        return None;
+    }
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    let body = if rest.starts_with('.') { rest.trim_start_matches('.') } else { word };
+    let body = body.trim_end_matches(['!', '?', '*']);
+    (!body.is_empty() && !body.chars().all(|c| c == '.')).then_some(body)
+}
+
+/// Reads the tag pair opening at `chars[i] == '['`: the tag, the index after its `]`, and
+/// the newlines inside it.
+fn read_tag(chars: &[char], i: usize, line: usize) -> Result<(Tag, usize, usize), ReadRecordError> {
+    let unclosed = || ReadRecordError::new(line, "a tag opened with [ is never closed with ]");
+    let mut j = i + 1;
+    let mut lines = 0;
+    while j < chars.len() && chars[j].is_whitespace() {
+        lines += usize::from(chars[j] == '\n');
+        j += 1;
+    }
+    let name_start = j;
+    while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
+        j += 1;
+    }
+    let name: String = chars[name_start..j].iter().collect();
+    if name.is_empty() {
+        return Err(ReadRecordError::new(line, "a tag without a name: expected [Name \"value\"]"));
+    }
+    while j < chars.len() && chars[j].is_whitespace() {
+        lines += usize::from(chars[j] == '\n');
+        j += 1;
+    }
+    let mut value = String::new();
+    if chars.get(j) == Some(&'"') {
+        j += 1;
+        loop {
+            match chars.get(j) {
+                None => return Err(unclosed()),
+                Some('"') => break,
+                Some('\\') if matches!(chars.get(j + 1), Some('"' | '\\')) => {
+                    value.push(chars[j + 1]);
+                    j += 2;
+                    continue;
+                }
+                Some(&c) => {
+                    lines += usize::from(c == '\n');
+                    value.push(c);
+                }
+            }
+            j += 1;
+        }
+        j += 1;
+        while j < chars.len() && chars[j] != ']' {
+            if !chars[j].is_whitespace() {
+                return Err(ReadRecordError::new(
+                    line,
+                    format!("tag {name}: text after the quoted value; expected ]"),
+                ));
+            }
+            lines += usize::from(chars[j] == '\n');
+            j += 1;
+        }
+    } else {
+        // A value without quotes: everything up to the ].
+        while j < chars.len() && chars[j] != ']' {
+            lines += usize::from(chars[j] == '\n');
+            value.push(chars[j]);
+            j += 1;
+        }
+        value = value.trim().to_string();
+    }
+    if j >= chars.len() {
+        return Err(unclosed());
+    }
+    Ok((Tag { name, value: value.trim().to_string(), line }, j + 1, lines))
+}
+
+/// Skips the variation opening at `chars[i] == '('`, nested ones and comments inside
+/// included: the index after its `)` and the newlines inside it.
+fn skip_variation(
+    chars: &[char],
+    i: usize,
+    line: usize,
+) -> Result<(usize, usize), ReadRecordError> {
+    let mut depth = 0;
+    let mut lines = 0;
+    let mut j = i;
+    while j < chars.len() {
+        match chars[j] {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok((j + 1, lines));
+                }
+            }
+            '{' => {
+                while j < chars.len() && chars[j] != '}' {
+                    lines += usize::from(chars[j] == '\n');
+                    j += 1;
+                }
+            }
+            '\n' => lines += 1,
+            _ => {}
+        }
+        j += 1;
+    }
+    Err(ReadRecordError::new(line, "a variation opened with ( is never closed"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_words_lose_numbers_and_suffixes() {
+        assert_eq!(move_of("12."), None);
+        assert_eq!(move_of("12..."), None);
+        assert_eq!(move_of("..."), None);
+        assert_eq!(move_of("$14"), None);
+        assert_eq!(move_of("!?"), None);
+        assert_eq!(move_of("32-28"), Some("32-28"));
+        assert_eq!(move_of("3.32-28!?"), Some("32-28"));
+        assert_eq!(move_of("28x19*"), Some("28x19"));
+        assert_eq!(move_of("19x28x37"), Some("19x28x37"));
+    }
+
+    #[test]
+    fn wrap_keeps_units_whole() {
+        let units = ["1. 32-28", "19-23", "2. 28x19", "14x23"];
+        assert_eq!(wrap(units.into_iter(), 17), "1. 32-28 19-23\n2. 28x19 14x23");
+        assert_eq!(wrap(units.into_iter(), 3), "1. 32-28\n19-23\n2. 28x19\n14x23");
+    }
+
+    #[test]
+    fn scan_counts_lines_through_comments_and_tags() {
+        let text =
+            "[Event \"a \\\"b\\\"\"]\n{one\ntwo} 1. 32-28 (1. 33-29\n{x\n}) $2\n; c\n19-23 *";
+        let pdn = scan(text).unwrap();
+        assert_eq!(pdn.tags[0].value, "a \"b\"");
+        let lines: Vec<_> = pdn.moves.iter().map(|w| (w.text.as_str(), w.line)).collect();
+        assert_eq!(lines, [("32-28", 3), ("19-23", 7)]);
+        assert!(pdn.ended);
+        assert_eq!(scan("{never").unwrap_err().line, 1);
+        assert_eq!(scan("\n(1. 33-29").unwrap_err().line, 2);
+        assert_eq!(scan("[Event \"x\"\n").unwrap_err().line, 1);
+    }
+}
