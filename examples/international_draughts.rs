@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example international_draughts                 # you play White
-//! cargo run --release --example international_draughts -- --ai-vs-ai   # engine vs engine
+//! cargo run --release --example international_draughts -- --human none --watch   # engine vs engine
 //! cargo run --release --example international_draughts -- --human second --engine alphabeta:time=3s
 //! cargo run --release --example international_draughts -- --position "W:WK46,28:B12,K40"
 //! cargo run --release --example international_draughts -- hub          # Hub protocol engine
@@ -21,7 +21,7 @@ use ply_draughts::{DrawRules, InternationalDraughts};
 use ply_tools::engines::hub::engine::info_fields;
 use ply_tools::engines::hub::{serve, HubEngine};
 
-use ply_tools::play::{run_program, HumanSide, PlayArgs};
+use ply_tools::play::{run_program, PlayArgs};
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
@@ -33,9 +33,6 @@ use ply_tools::play::{run_program, HumanSide, PlayArgs};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Engines play both sides (the same as --human none).
-    #[arg(long)]
-    ai_vs_ai: bool,
     /// Draw rules to switch off, comma separated: repetition, king-moves, endgame,
     /// king-vs-king.
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
@@ -105,7 +102,7 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let mut cli = Cli::parse();
+    let cli = Cli::parse();
     if let Some(Command::Hub { tt_mb }) = cli.command {
         return hub_mode(tt_mb);
     }
@@ -117,9 +114,6 @@ fn main() -> ExitCode {
         }
     };
     let game = InternationalDraughts::with_draw_rules(rules);
-    if cli.ai_vs_ai {
-        cli.play.human = Some(HumanSide::None);
-    }
     let entry = ply_examples::international_draughts();
     run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
 }

@@ -42,6 +42,7 @@ pub mod eval;
 mod game;
 pub mod games;
 mod perft;
+pub mod picture;
 pub mod record;
 pub mod search;
 #[cfg(feature = "testing")]

@@ -3,6 +3,7 @@
 
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
+use crate::picture::{chip, Chip};
 
 /// Connect Four: players take turns dropping a disc into a column; the first to line up
 /// `connect` discs in a row, column or diagonal wins, and a full board is a draw. X (player 0)
@@ -255,22 +256,22 @@ impl Notation for ConnectFour {
     }
 
     /// Rows top first over the column numbers; the disc played last is a capital letter. With
-    /// `color`, x is red and o yellow.
+    /// `color`, x is a red chip and o a yellow one ([`crate::picture`]).
     fn render(&self, state: &ConnectFourState, last: Option<u8>, color: bool) -> String {
         let last = last.map(usize::from).filter(|&c| c < self.cols).map(|c| (c, state.heights[c]));
         let mut out = String::new();
         for r in (0..self.rows).rev() {
             for c in 0..self.cols {
-                let (glyph, ansi) = match self.owner(state, c, r) {
-                    Some(0) => ('x', 31),
-                    Some(_) => ('o', 33),
-                    None => ('.', 0),
+                let (glyph, style) = match self.owner(state, c, r) {
+                    Some(0) => ('x', Some(Chip::Red)),
+                    Some(_) => ('o', Some(Chip::Yellow)),
+                    None => ('.', None),
                 };
                 let glyph =
                     if last == Some((c, r as u8 + 1)) { glyph.to_ascii_uppercase() } else { glyph };
-                out += &match color && ansi > 0 {
-                    true => format!(" \x1b[1;{ansi}m{glyph}\x1b[0m"),
-                    false => format!(" {glyph}"),
+                out += &match (color, style) {
+                    (true, Some(style)) => format!(" {}", chip(style, &glyph.to_string())),
+                    _ => format!(" {glyph}"),
                 };
             }
             out.push('\n');
@@ -436,7 +437,7 @@ mod tests {
         assert_eq!(game.parse_state(&text), Ok(state));
         let picture = game.render(&state, Some(2), false);
         assert!(picture.ends_with("\n . . O x x . .\n 1 2 3 4 5 6 7"), "{picture}");
-        assert!(game.render(&state, Some(2), true).contains("\x1b[1;33mO"));
+        assert!(game.render(&state, Some(2), true).contains(&chip(Chip::Yellow, "O")));
     }
 
     /// Along seeded random games, every move key is below the key space, and almost every

@@ -1,6 +1,7 @@
 //! Text forms: moves (`a2-a3`, `b4xc5`), positions (rows of `W`, `B` and `.`, then the side to
 //! move) and the terminal picture of [`Notation::render`].
 
+use ply::picture::{chip, dim, mark, Chip};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
 use crate::error::Error;
@@ -9,10 +10,9 @@ use crate::rules::{Breakthrough, BreakthroughState, Move};
 /// The letters of White's and Black's pawns, in positions and pictures.
 const LETTERS: [char; 2] = ['W', 'B'];
 
-/// ANSI colours of White's and Black's pawns in [`Notation::render`]: bold yellow and bold
-/// cyan, readable on dark and light terminals.
-const COLOURS: [&str; 2] = ["\x1b[1;33m", "\x1b[1;36m"];
-const RESET: &str = "\x1b[0m";
+/// The chips of White's and Black's pawns in [`Notation::render`] with colour, readable on
+/// dark and light terminals.
+const CHIPS: [Chip; 2] = [Chip::Light, Chip::Dark];
 
 impl Breakthrough {
     /// The name of `square` (a bit index, `row * cols + col`): file letter then rank number,
@@ -36,14 +36,15 @@ impl Breakthrough {
     /// brackets when the last move touched the square.
     fn cell(&self, state: &BreakthroughState, square: u8, marked: bool, color: bool) -> String {
         let glyph = match state.owner(square).map(Player::index) {
-            Some(p) if color => format!("{}{}{RESET}", COLOURS[p], LETTERS[p]),
+            Some(p) if color => chip(CHIPS[p], &LETTERS[p].to_string()),
             Some(p) => LETTERS[p].to_string(),
+            None if color => dim("."),
             None => ".".to_string(),
         };
-        if marked {
-            format!("[{glyph}]")
-        } else {
-            format!(" {glyph} ")
+        match (marked, color) {
+            (true, true) => mark(&glyph),
+            (true, false) => format!("[{glyph}]"),
+            (false, _) => format!(" {glyph} "),
         }
     }
 }

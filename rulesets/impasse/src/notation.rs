@@ -13,6 +13,7 @@
 //! not on it). Without a ply count the ply is 0 with White to move and 1 with Black to move;
 //! `format_state` writes the ply count only when it differs from that default.
 
+use ply::picture::{chip, dim, mark, Chip};
 use ply::{Notation, Player};
 
 use crate::board::{Bitboard, Square};
@@ -159,7 +160,8 @@ impl Notation for Impasse {
     }
 
     /// The board with row numbers and column letters, the squares of `last_move` in
-    /// brackets (and, with `color`, highlighted), then the scores and the side to move.
+    /// brackets, then the scores and the side to move. With `color` the pieces are chips
+    /// ([`ply::picture`]) that read on light and dark terminals alike.
     fn render(&self, state: &ImpasseState, last_move: Option<Move>, color: bool) -> String {
         let mut marked: Bitboard = 0;
         if let Some(m) = last_move {
@@ -175,18 +177,17 @@ impl Notation for Impasse {
                 let sq = Square::new(col, row).expect("8x8");
                 let c = piece_char(state, sq);
                 let is_marked = marked & sq.bit() != 0;
-                let cell = if is_marked { format!("[{c}]") } else { format!(" {c} ") };
-                if color {
-                    let fg = match c {
-                        'w' | 'W' => "\x1b[1;97m",
-                        'b' | 'B' => "\x1b[1;31m",
-                        _ => "\x1b[90m",
-                    };
-                    let bg = if is_marked { "\x1b[43m" } else { "" };
-                    out.push_str(&format!("{bg}{fg}{cell}\x1b[0m"));
-                } else {
-                    out.push_str(&cell);
-                }
+                let glyph = match c {
+                    'w' | 'W' if color => chip(Chip::Light, &c.to_string()),
+                    'b' | 'B' if color => chip(Chip::Dark, &c.to_string()),
+                    _ if color => dim(&c.to_string()),
+                    _ => c.to_string(),
+                };
+                out.push_str(&match (is_marked, color) {
+                    (true, true) => mark(&glyph),
+                    (true, false) => format!("[{glyph}]"),
+                    (false, _) => format!(" {glyph} "),
+                });
             }
             out.push('\n');
         }

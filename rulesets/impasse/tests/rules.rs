@@ -489,3 +489,24 @@ fn a_far_row_single_is_the_only_single_at_the_start_of_a_turn() {
         }
     }
 }
+
+#[test]
+fn render_marks_the_last_move_and_tells_the_sides_apart_without_colour() {
+    use ply::picture::{chip, mark, Chip};
+    let game = Impasse::new();
+    let mut state = game.initial_state();
+    let mv = game.parse_move(&state, "d2h6").unwrap();
+    game.apply(&mut state, mv);
+    let plain = game.render(&state, Some(mv), false);
+    assert!(!plain.contains('\x1b'), "{plain}");
+    assert!(plain.contains("[.]") && plain.contains("[w]"), "{plain}");
+    for letter in ['w', 'W', 'b', 'B'] {
+        assert!(plain.contains(letter), "{letter} in {plain}");
+    }
+    assert!(plain.contains("   a  b  c  d  e  f  g  h\n"), "{plain}");
+    // With colour every piece is a chip that carries its own background.
+    let coloured = game.render(&state, Some(mv), true);
+    assert!(coloured.contains(&mark(&chip(Chip::Light, "w"))), "{coloured}");
+    assert!(coloured.contains(&chip(Chip::Dark, "B")), "{coloured}");
+    assert!(!coloured.contains("\x1b[1;97m"), "no bare white letters: {coloured}");
+}
