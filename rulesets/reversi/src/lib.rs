@@ -100,12 +100,16 @@
 //! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
 //!   genetic strategy generator, seeded test cases, the contestant interface and an agent
 //!   that models its opponents.
+//! - [`ggf`]: GGF game records (2 players, even boards), the format of
+//!   [`ply::Notation::write_record`] and [`ply::Notation::read_record`] there; 3 and 4
+//!   players keep ply's own text.
 //! - [`nboard`]: the NBoard protocol for 2-player 8x8 engines.
 
 mod board;
 pub mod endgame;
 mod error;
 pub mod eval;
+pub mod ggf;
 pub mod marathon;
 mod movegen;
 pub mod nboard;

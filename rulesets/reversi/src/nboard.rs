@@ -61,7 +61,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use ply::search::{Agent, Budget, Position, SearchReport, Value};
-use ply::{Game, MoveList, Notation, Player};
+use ply::{Game, MoveList, Notation};
 
 use crate::{Reversi, ReversiMove, ReversiState};
 
@@ -90,86 +90,31 @@ struct Pondered {
     report: SearchReport<ReversiMove>,
 }
 
-/// The position as a GGF game record with no moves, the form [`parse_ggf`] reads and NBoard
-/// engines take in `set game`: `(;GM[Othello]PC[ply]TY[8]BO[8 <64 cells> <side>];)`, cells row
-/// by row from a1 with `*` for player 1 (black), `O` for player 2, `-` for empty.
+/// The position as a GGF game record with no moves, the form NBoard engines take in
+/// `set game`: `(;GM[Othello]PC[ply]TY[8]BO[8 <64 cells> <side>];)`, cells row by row from a1
+/// with `*` for player 1 (black), `O` for player 2, `-` for empty ([`crate::ggf`]).
 ///
 /// # Errors
-/// If the game is not 2-player 8x8 Othello, which is all GGF describes.
+/// If the game is not 2-player 8x8 Othello, which is all the protocol plays.
 pub fn format_ggf(game: &Reversi, state: &ReversiState) -> Result<String, String> {
     if game.num_players() != 2 || state.size() != 8 {
         return Err("NBoard game records describe 2-player 8x8 Othello only".to_string());
     }
-    let cells: String = state
-        .rows()
-        .iter()
-        .flat_map(|r| r.chars())
-        .map(|c| match c {
-            '1' => '*',
-            '2' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = if state.to_move() == Player(0) { '*' } else { 'O' };
-    Ok(format!("(;GM[Othello]PC[ply]TY[8]BO[8 {cells} {side}];)"))
+    Ok(format!("(;GM[Othello]PC[ply]TY[8]BO[{}];)", crate::ggf::board(state)))
 }
 
-/// Reads the position at the end of a GGF game record: the `BO[8 <64 cells> <side>]` board
-/// (`*` black, `O` white, `-` empty, row by row from a1) followed by the `B[..]`/`W[..]`
-/// moves (`PA` for a pass, an optional `/eval/time` after the move).
+/// Reads the position at the end of a GGF game record ([`crate::ggf::read`]): the
+/// `BO[8 <64 cells> <side>]` board followed by the `B[..]`/`W[..]` moves (`PA` for a pass, an
+/// optional `/eval/time` after the move), with the hash of every position reached.
 ///
 /// # Errors
 /// A message naming what is missing or illegal.
 pub fn parse_ggf(game: &Reversi, ggf: &str) -> Result<(ReversiState, Vec<u64>), String> {
-    let bo_at = ggf.find("BO[").ok_or("no BO[...] board in the game record")?;
-    let rest = &ggf[bo_at + 3..];
-    let end = rest.find(']').ok_or("unterminated BO[...]")?;
-    let mut parts = rest[..end].split_whitespace();
-    if parts.next() != Some("8") {
-        return Err(format!("board {:?}: only 8x8 is supported", &rest[..end]));
-    }
-    let cells: Vec<char> = parts.next().ok_or("BO[...] has no cells")?.chars().collect();
-    if cells.len() != 64 {
-        return Err(format!("BO[...] has {} cells, expected 64", cells.len()));
-    }
-    let side = match parts.next() {
-        Some("*") => Player(0),
-        Some("O") => Player(1),
-        other => return Err(format!("side to move {other:?}: expected * or O")),
-    };
-    let mut rows = Vec::with_capacity(8);
-    for r in 0..8 {
-        let mut row = String::with_capacity(8);
-        for &ch in &cells[r * 8..r * 8 + 8] {
-            row.push(match ch {
-                '*' | 'X' | 'x' | 'B' | 'b' => '1',
-                'O' | 'o' | 'W' | 'w' => '2',
-                '-' | '.' => '.',
-                other => return Err(format!("BO[...] cell {other:?}: expected *, O or -")),
-            });
-        }
-        rows.push(row);
-    }
-    let mut state = game.state_from_rows(&rows, side).map_err(|e| e.to_string())?;
+    let (mut state, moves) = crate::ggf::read(game, ggf).map_err(|e| e.to_string())?;
     let mut history = vec![state.hash];
-    let mut tail = &rest[end + 1..];
-    // Moves are B[..] or W[..] properties after the board.
-    while let Some(open) = tail.find('[') {
-        let key = tail[..open].trim_end();
-        let close = tail[open..].find(']').map(|c| c + open).ok_or("unterminated property")?;
-        let value = &tail[open + 1..close];
-        let tag = key.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-        if tag == "B" || tag == "W" {
-            let expected = if tag == "B" { Player(0) } else { Player(1) };
-            if state.to_move() != expected {
-                return Err(format!("{tag}[{value}] played out of turn"));
-            }
-            let text = value.split('/').next().unwrap_or("");
-            let mv = game.parse_move(&state, text).map_err(|e| e.to_string())?;
-            game.apply(&mut state, mv);
-            history.push(state.hash);
-        }
-        tail = &tail[close + 1..];
+    for mv in moves {
+        game.apply(&mut state, mv);
+        history.push(state.hash);
     }
     Ok((state, history))
 }

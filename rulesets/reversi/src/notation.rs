@@ -125,6 +125,26 @@ impl Notation for Reversi {
         self.parse_position(text)
     }
 
+    /// A GGF game record ([`crate::ggf`]) for 2 players on an even board, ply's own text
+    /// ([`ply::record::write_text`]) otherwise.
+    fn write_record(&self, start: &ReversiState, moves: &[ReversiMove]) -> String {
+        crate::ggf::write(self, start, moves)
+            .unwrap_or_else(|_| ply::record::write_text(self, start, moves))
+    }
+
+    /// A GGF game record ([`crate::ggf::read`]) for 2 players on an even board, or ply's own
+    /// text (a file that does not start with `(`).
+    fn read_record(
+        &self,
+        text: &str,
+    ) -> Result<(ReversiState, Vec<ReversiMove>), ply::record::ReadRecordError> {
+        if text.trim_start().starts_with('(') {
+            crate::ggf::read(self, text)
+        } else {
+            ply::record::read_text(self, text)
+        }
+    }
+
     fn render(&self, state: &ReversiState, last_move: Option<ReversiMove>, color: bool) -> String {
         let n = self.size();
         let last = last_move.and_then(|m| m.square());

@@ -72,7 +72,7 @@ fn bad_input_is_reported_not_played() {
     assert!(reply[0].starts_with("status bad move: illegal move"), "{reply:?}");
     assert_eq!(*e.state(), before);
     assert!(e.handle("set depth x")[0].contains("bad depth"));
-    assert!(e.handle("set game (;GM[Othello]TY[10]BO[10 -- *];)")[0].contains("only 8x8"));
+    assert!(e.handle("set game (;GM[Othello]TY[10]BO[10 -- *];)")[0].contains("this game is 8x8"));
     assert!(e.handle("set game (;GM[Othello];)")[0].contains("no BO"));
     let out_of_turn = format!("set game (;{START}W[F5];)");
     assert!(e.handle(&out_of_turn)[0].contains("out of turn"));
