@@ -120,6 +120,6 @@ mod rules;
 pub use board::{ReversiMove, ReversiState};
 pub use error::Error;
 pub use eval::Evaluation;
-pub use notation::square_name;
+pub use notation::{square_name, GLYPHS};
 pub use perft::perft_fast;
 pub use rules::Reversi;

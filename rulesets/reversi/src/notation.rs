@@ -1,14 +1,25 @@
 //! Text forms: moves as `c4` (column letter, row number from the top) or as the seed's
 //! `(column, row)` pair counted from (0, 0) at the top left, `pass`; positions as rows of `.`
-//! and `1`..`4` joined by `/`, a space and the player to move.
+//! and `1`..`4` joined by `/`, a space and the player to move; the terminal picture
+//! ([`Notation::render`]) draws each player with its own glyph ([`GLYPHS`]).
 
 use ply::{Game, MoveList, Notation, Player};
 
 use crate::board::{ReversiMove, ReversiState};
 use crate::{Error, Reversi};
 
-/// ANSI colours of players 1..4 (foreground), for [`Notation::render`].
-const COLOURS: [&str; 4] = ["\x1b[1;31m", "\x1b[1;34m", "\x1b[1;32m", "\x1b[1;33m"];
+/// The disc of players 1..4 on the board and in the legend, with or without colour: Black's
+/// filled disc and White's hollow one (Othello's players 1 and 2), then a triangle and a
+/// square.
+pub const GLYPHS: [char; 4] = ['●', '○', '▲', '■'];
+
+/// The board's background in colour: green, as Othello boards are, so that the discs never
+/// stand on the terminal's own background (light or dark).
+const BOARD: &str = "\x1b[42m";
+/// The ANSI foreground of players 1..4 on [`BOARD`]: black, bright white, blue, red.
+const DISC_COLOURS: [&str; 4] = ["\x1b[22;30m", "\x1b[1;97m", "\x1b[22;34m", "\x1b[22;31m"];
+/// Empty squares and the last-move brackets on [`BOARD`].
+const BOARD_INK: &str = "\x1b[22;30m";
 const RESET: &str = "\x1b[0m";
 
 /// The name of (`column`, `row`): a column letter `a`.. and a row number from 1 at the top.
@@ -145,42 +156,68 @@ impl Notation for Reversi {
         }
     }
 
+    /// The board with coordinates, every player's disc as its own glyph ([`GLYPHS`]: `●`
+    /// `○` `▲` `■`), empty squares as `.` (`·` in colour) and the last move in brackets (`[●]`), then the disc count of each
+    /// player under the same glyphs. With `color` the board stands on a green background with
+    /// black, white, blue and red discs, readable on light and dark terminals alike.
     fn render(&self, state: &ReversiState, last_move: Option<ReversiMove>, color: bool) -> String {
         let n = self.size();
         let last = last_move.and_then(|m| m.square());
+        let paint = |text: &str, ink: &str| {
+            if color {
+                format!("{BOARD}{ink}{text}{RESET}")
+            } else {
+                text.to_string()
+            }
+        };
+        let disc = |p: usize| paint(&GLYPHS[p].to_string(), DISC_COLOURS[p]);
         let mut out = String::new();
         let header: String = (0..n).map(|c| format!(" {}", (b'a' + c as u8) as char)).collect();
         out.push_str(&format!("   {header}\n"));
         for r in 0..n {
-            out.push_str(&format!("{:>3}", r + 1));
-            for c in 0..n {
-                let mark = if last == Some(r * n + c) { '>' } else { ' ' };
-                out.push(mark);
-                match state.owner(c, r) {
-                    Some(p) if color => {
-                        out.push_str(COLOURS[p.index()]);
-                        out.push('●');
-                        out.push_str(RESET);
-                    }
-                    Some(p) => out.push((b'1' + p.0) as char),
-                    None => out.push('.'),
+            // The row as (text, ink) pieces: a gap before every square and one after the last.
+            let mut pieces: Vec<(char, &str)> = Vec::with_capacity(2 * n + 1);
+            for c in 0..=n {
+                let sq = r * n + c;
+                let gap = if c < n && last == Some(sq) {
+                    '['
+                } else if c > 0 && last == Some(sq - 1) {
+                    ']'
+                } else {
+                    ' '
+                };
+                pieces.push((gap, BOARD_INK));
+                if c < n {
+                    pieces.push(match state.owner(c, r) {
+                        Some(p) => (GLYPHS[p.index()], DISC_COLOURS[p.index()]),
+                        None => (if color { '·' } else { '.' }, BOARD_INK),
+                    });
                 }
             }
-            out.push('\n');
+            out.push_str(&format!("{:>3}", r + 1));
+            if color {
+                out.push_str(BOARD);
+            }
+            let mut current = "";
+            for (text, ink) in pieces {
+                if color && ink != current {
+                    out.push_str(ink);
+                    current = ink;
+                }
+                out.push(text);
+            }
+            if color {
+                out.push_str(RESET);
+            }
+            out.push_str(&format!(" {}\n", r + 1));
         }
         let counts: Vec<String> = (0..self.players())
-            .map(|p| {
-                let label = if color {
-                    format!("{}●{RESET} {}", COLOURS[p], p + 1)
-                } else {
-                    format!("{}", p + 1)
-                };
-                format!("{label}: {}", state.count(Player::new(p)))
-            })
+            .map(|p| format!("{} {}: {}", disc(p), p + 1, state.count(Player::new(p))))
             .collect();
         out.push_str(&format!(
-            "   discs  {}   to move: {}\n",
+            "   discs  {}   to move: {} {}\n",
             counts.join("  "),
+            disc(state.to_move as usize),
             state.to_move + 1
         ));
         out

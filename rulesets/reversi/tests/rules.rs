@@ -1,7 +1,7 @@
 //! One test per rule, each with the board it plays on (rows top first, `1`..`4` discs).
 
 use ply::{Game, MoveList, Notation, Outcome, Player};
-use ply_reversi::{Error, Reversi, ReversiMove};
+use ply_reversi::{Error, Reversi, ReversiMove, GLYPHS};
 
 fn moves_of(game: &Reversi, state: &ply_reversi::ReversiState) -> Vec<String> {
     let mut moves = MoveList::new();
@@ -311,17 +311,112 @@ fn positions_round_trip_with_their_hash() {
     }
 }
 
+/// `text` without its ANSI escape sequences.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            chars.by_ref().find(|&c| c == 'm');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[test]
 fn render_shows_coordinates_and_counts() {
     let game = Reversi::new(8, 2).unwrap();
     let state = game.initial_state();
     let text = game.render(&state, None, false);
     assert!(text.starts_with("    a b c d e f g h\n"), "{text}");
-    assert!(text.contains("  4 . . . 2 1 . . .\n"), "{text}");
-    assert!(text.contains("1: 2  2: 2"), "{text}");
+    // Player 1 (Black) is a filled disc, player 2 (White) a hollow one, on the board and in
+    // the counts.
+    assert_eq!(GLYPHS[..2], ['●', '○']);
+    assert!(text.contains("  4 . . . ○ ● . . .  4\n"), "{text}");
+    assert!(text.contains("● 1: 2  ○ 2: 2"), "{text}");
+    assert!(text.contains("to move: ● 1"), "{text}");
     let mut after = state;
     let mv = game.parse_move(&state, "f5").unwrap();
     game.apply(&mut after, mv);
-    assert!(game.render(&after, Some(mv), false).contains("  5 . . . 1 1>1 . .\n"));
-    assert!(game.render(&after, Some(mv), true).contains("\x1b["));
+    // The last move in brackets.
+    let text = game.render(&after, Some(mv), false);
+    assert!(text.contains("  5 . . . ● ●[●]. .  5\n"), "{text}");
+    assert!(!text.contains('\x1b'), "plain text has no colour: {text}");
+}
+
+/// Every player has a glyph of its own (no digits on the board), the same in the counts, and
+/// in colour every square stands on the board's own background.
+#[test]
+fn render_tells_four_players_apart_with_and_without_colour() {
+    let game = Reversi::new(8, 4).unwrap();
+    let mut state = game.initial_state();
+    let mut moves = MoveList::new();
+    for i in 0..6 {
+        game.generate_moves(&state, &mut moves);
+        game.apply(&mut state, moves[i % moves.len()]);
+    }
+    game.generate_moves(&state, &mut moves);
+    let last = moves[0];
+    game.apply(&mut state, last);
+    let plain = game.render(&state, Some(last), false);
+    let board: Vec<&str> = plain.lines().skip(1).take(8).collect();
+    let distinct: std::collections::HashSet<char> = GLYPHS.iter().copied().collect();
+    assert_eq!(distinct.len(), 4);
+    for p in 0..4 {
+        let glyph = GLYPHS[p];
+        let on_board = board.iter().map(|row| row[3..].matches(glyph).count()).sum::<usize>();
+        assert_eq!(on_board, state.count(Player::new(p)) as usize, "player {}: {plain}", p + 1);
+        let count = format!("{glyph} {}: {}", p + 1, state.count(Player::new(p)));
+        assert!(plain.lines().last().unwrap().contains(&count), "{count}: {plain}");
+    }
+    assert!(board.iter().all(|row| !row[3..row.len() - 2].contains(['1', '2', '3', '4'])));
+    assert_eq!(plain.matches('[').count(), 1, "{plain}");
+    assert_eq!(plain.matches(']').count(), 1, "{plain}");
+    // The colour picture is the same picture (empty squares as `·`).
+    let colour = game.render(&state, Some(last), true);
+    assert_eq!(strip_ansi(&colour).replace('·', "."), plain);
+    // Each row of the board is painted on one background and reset after it.
+    for row in colour.lines().skip(1).take(8) {
+        let (label, rest) = row.split_once('\x1b').unwrap();
+        assert!(label.trim().parse::<usize>().is_ok(), "{row:?}");
+        assert!(rest.starts_with("[42m"), "{row:?}");
+        assert_eq!(rest.matches("[0m").count(), 1, "{row:?}");
+        assert_eq!(row.matches("\x1b[4").count(), 1, "one background: {row:?}");
+    }
+    // Each player's glyph is drawn in a colour of its own.
+    let mut inks = std::collections::HashSet::new();
+    for glyph in GLYPHS {
+        let at = colour.find(glyph).unwrap();
+        let ink = &colour[colour[..at].rfind('\x1b').unwrap()..at];
+        inks.insert(ink.to_string());
+    }
+    assert_eq!(inks.len(), 4, "{inks:?}");
+}
+
+/// Prints colour pictures of 2- and 4-player positions (with a last move) for a look at them
+/// in a terminal: `cargo test -p ply-reversi -- --ignored --nocapture show_colour_boards`.
+#[test]
+#[ignore]
+fn show_colour_boards() {
+    for (size, players, line) in [(8, 2, "f5 d6 c3 d3 c4"), (10, 4, "")] {
+        let game = Reversi::new(size, players).unwrap();
+        let mut state = game.initial_state();
+        let mut last = None;
+        let mut moves = MoveList::new();
+        for i in 0..8 {
+            let mv = match line.split_whitespace().nth(i) {
+                Some(text) => game.parse_move(&state, text).unwrap(),
+                None if line.is_empty() => {
+                    game.generate_moves(&state, &mut moves);
+                    moves[(i * 5 + 1) % moves.len()]
+                }
+                None => break,
+            };
+            game.apply(&mut state, mv);
+            last = Some(mv);
+        }
+        println!("{}", game.render(&state, last, true));
+    }
 }
