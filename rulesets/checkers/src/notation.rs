@@ -315,12 +315,138 @@ impl EnglishCheckers {
     }
 }
 
-/// ANSI styles of the board picture.
-const RESET: &str = "\x1b[0m";
-const MARK: &str = "\x1b[43m";
-const BLACK_PIECE: &str = "\x1b[1;31m";
-const WHITE_PIECE: &str = "\x1b[1;37m";
-const DIM: &str = "\x1b[2m";
+/// ANSI styles of the board picture. Every square has a background of its own and every
+/// piece a chip of its own (a letter on its side's colour), so the picture reads the same on
+/// light and dark terminals and no text takes the terminal's default colours.
+mod style {
+    /// Back to the terminal's default colours.
+    pub const RESET: &str = "\x1b[0m";
+    /// A light square: buff (dark yellow), apart from both the black and the white pieces.
+    pub const LIGHT: &str = "\x1b[43m";
+    /// A dark square: black square numbers on green.
+    pub const DARK: &str = "\x1b[22;30;42m";
+    /// A square of the last move: black numbers on bright cyan.
+    pub const MARKED: &str = "\x1b[22;30;106m";
+    /// The `x` of a captured piece: bold red (the square's style follows).
+    pub const TAKEN: &str = "\x1b[1;31m";
+    /// A square with a Black man: a bold white letter and the number on black.
+    pub const BLACK_MAN: &str = "\x1b[1;97;40m";
+    /// A square with a Black king: a bold yellow letter on black.
+    pub const BLACK_KING: &str = "\x1b[1;93;40m";
+    /// The square number on a Black piece's square.
+    pub const ON_BLACK: &str = "\x1b[22;37;40m";
+    /// A square with a White man: a bold black letter and the number on white.
+    pub const WHITE_MAN: &str = "\x1b[1;30;107m";
+    /// A square with a White king: a bold red letter on white.
+    pub const WHITE_KING: &str = "\x1b[1;31;107m";
+    /// The square number on a White piece's square.
+    pub const ON_WHITE: &str = "\x1b[22;30;107m";
+}
+
+/// The letter of a piece (`b`/`B` for Black's man/king, `w`/`W` for White's), its style and
+/// the style of the square number beside it.
+fn piece_letter(piece: Piece) -> (char, &'static str, &'static str) {
+    match (piece.color, piece.king) {
+        (Color::Black, false) => ('b', style::BLACK_MAN, style::ON_BLACK),
+        (Color::Black, true) => ('B', style::BLACK_KING, style::ON_BLACK),
+        (Color::White, false) => ('w', style::WHITE_MAN, style::ON_WHITE),
+        (Color::White, true) => ('W', style::WHITE_KING, style::ON_WHITE),
+    }
+}
+
+/// The board picture of [`Notation::render`]: see there.
+fn render(
+    game: &EnglishCheckers,
+    state: &CheckersState,
+    last: Option<Move>,
+    color: bool,
+) -> String {
+    // `state` is the position after `last`: mark its start and end squares, and show its
+    // captured squares as `x` when they are empty now.
+    let marked = last.map_or(0u128, |m| 1 << m.from() | 1 << m.to());
+    let taken = last.map_or(0, |m| m.captured);
+    let digits = game.squares().to_string().len();
+    let width = digits + 2;
+    let paint = |out: &mut String, style: &str, text: &str| {
+        if color {
+            out.push_str(style);
+        }
+        out.push_str(text);
+    };
+    let mut out = String::from("   ");
+    for c in 0..game.size() {
+        let _ = write!(out, "{c:<width$}");
+    }
+    trim_end(&mut out);
+    out.push('\n');
+    for r in 0..game.size() {
+        let _ = write!(out, "{r:>2} ");
+        for c in 0..game.size() {
+            let Some(sq) = game.square_at(r, c) else {
+                paint(&mut out, style::LIGHT, &" ".repeat(width));
+                continue;
+            };
+            let bit = 1u128 << sq;
+            let mark = if marked & bit != 0 { "*" } else { " " };
+            let number = format!("{:<digits$}", sq + 1);
+            let square = if (marked | taken) & bit != 0 { style::MARKED } else { style::DARK };
+            match state.piece(sq) {
+                Some(p) => {
+                    // The whole square takes the piece's colours; a mark stays cyan.
+                    let (letter, chip, beside) = piece_letter(p);
+                    paint(&mut out, chip, &letter.to_string());
+                    paint(&mut out, beside, &number);
+                    paint(&mut out, if mark == "*" { style::MARKED } else { beside }, mark);
+                }
+                None if taken & bit != 0 => {
+                    paint(&mut out, square, "");
+                    paint(&mut out, style::TAKEN, "x");
+                    paint(&mut out, square, &number);
+                    out.push_str(mark);
+                }
+                None => {
+                    paint(&mut out, square, " ");
+                    out.push_str(&number);
+                    out.push_str(mark);
+                }
+            }
+        }
+        paint(&mut out, style::RESET, "");
+        trim_end(&mut out);
+        out.push('\n');
+    }
+    legend(&mut out, color);
+    let _ = write!(out, "{} to move", state.to_move());
+    if state.quiet_plies > 0 {
+        let _ = write!(out, " ({} plies without capture or man move)", state.quiet_plies);
+    }
+    out
+}
+
+/// The key to the letters and marks, one line.
+fn legend(out: &mut String, color: bool) {
+    let pieces = [(Color::Black, "Black man, king"), (Color::White, "White man, king")];
+    for (side, name) in pieces {
+        for king in [false, true] {
+            let (letter, chip, _) = piece_letter(Piece { color: side, king });
+            if color {
+                let _ = write!(out, "{chip}{letter}{}", style::RESET);
+            } else {
+                out.push(letter);
+            }
+            out.push(' ');
+        }
+        let _ = write!(out, "{name}   ");
+    }
+    out.push_str("* last move   x taken\n");
+}
+
+/// Removes trailing spaces (plain pictures end their lines at the last square).
+fn trim_end(out: &mut String) {
+    while out.ends_with(' ') {
+        out.pop();
+    }
+}
 
 impl Notation for EnglishCheckers {
     type Error = Error;
@@ -354,67 +480,15 @@ impl Notation for EnglishCheckers {
     }
 
     /// The board, row 0 (Black's side) at the top: row numbers on the left, column numbers
-    /// above, and on each dark square its piece (`b`, `w` men, `B`, `W` kings, `.` empty)
-    /// followed by its square number. The squares of `last_move` are marked with `*` (plain)
-    /// or a yellow background (colour).
+    /// above, and on each dark square its piece (`b`, `w` men, `B`, `W` kings, blank when
+    /// empty) followed by its square number, so every square's number stays in sight. The
+    /// start and end squares of `last_move` are marked `*`, the pieces it took `x`; a key to
+    /// the letters and the side to move follow. With `color`, the squares and pieces have
+    /// backgrounds of their own (green and buff squares, black and white pieces, the last
+    /// move's squares cyan), so the picture reads on light and dark terminals alike; its
+    /// text is the plain picture's.
     fn render(&self, state: &CheckersState, last_move: Option<Move>, color: bool) -> String {
-        let marked: Vec<usize> = match last_move {
-            Some(mv) => {
-                // `state` is the position after the move: mark the start, the landings and
-                // the captured squares.
-                let mut v = vec![mv.from(), mv.to()];
-                let mut cap = mv.captured;
-                while cap != 0 {
-                    v.push(cap.trailing_zeros() as usize);
-                    cap &= cap - 1;
-                }
-                v
-            }
-            None => Vec::new(),
-        };
-        let mut out = String::from("    ");
-        for c in 0..self.size {
-            let _ = write!(out, " {c:<4}");
-        }
-        while out.ends_with(' ') {
-            out.pop();
-        }
-        out.push('\n');
-        for r in 0..self.size {
-            let _ = write!(out, "{r:>3} ");
-            for c in 0..self.size {
-                let Some(sq) = self.square_at(r, c) else {
-                    out.push_str("     ");
-                    continue;
-                };
-                let (ch, style) = match state.piece(sq) {
-                    Some(Piece { color: Color::Black, king }) => {
-                        (if king { 'B' } else { 'b' }, BLACK_PIECE)
-                    }
-                    Some(Piece { color: Color::White, king }) => {
-                        (if king { 'W' } else { 'w' }, WHITE_PIECE)
-                    }
-                    None => ('.', ""),
-                };
-                let mark = marked.contains(&sq);
-                if color {
-                    let bg = if mark { MARK } else { "" };
-                    let _ = write!(out, "{bg}{style}{ch}{RESET}{bg}{DIM}{:<3}{RESET} ", sq + 1);
-                } else {
-                    let m = if mark { '*' } else { ' ' };
-                    let _ = write!(out, "{ch}{:<3}{m}", sq + 1);
-                }
-            }
-            while out.ends_with(' ') {
-                out.pop();
-            }
-            out.push('\n');
-        }
-        let _ = write!(out, "{} to move", state.to_move());
-        if state.quiet_plies > 0 {
-            let _ = write!(out, " ({} plies without capture or man move)", state.quiet_plies);
-        }
-        out
+        render(self, state, last_move, color)
     }
 }
 

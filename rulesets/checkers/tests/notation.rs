@@ -141,6 +141,24 @@ fn larger_boards_number_their_squares_the_same_way() {
     assert_eq!(g.coords(m.to()), (4, 1));
 }
 
+/// The picture without its ANSI codes and with its lines' trailing spaces removed.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('\x1b') {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find('m').expect("every escape ends with m");
+        rest = &rest[i + end + 1..];
+    }
+    out.push_str(rest);
+    out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n")
+}
+
+/// The SGR codes (`\x1b[...m`) of a line, in order.
+fn sgr_codes(line: &str) -> Vec<&str> {
+    line.split('\x1b').skip(1).map(|part| &part[1..part.find('m').unwrap()]).collect()
+}
+
 #[test]
 fn render_shows_coordinates_numbers_and_the_last_move() {
     let g = game();
@@ -152,10 +170,101 @@ fn render_shows_coordinates_numbers_and_the_last_move() {
     let lines: Vec<&str> = plain.lines().collect();
     assert!(lines[0].contains('0') && lines[0].contains('7'), "column numbers: {plain}");
     assert!(lines[3].trim_start().starts_with('2'), "row numbers: {plain}");
-    assert!(plain.contains(".11 *"), "vacated square marked: {plain}");
-    assert!(plain.contains("b15 *"), "arrival marked: {plain}");
-    assert!(plain.contains("w32"), "square numbers under pieces: {plain}");
-    assert!(plain.contains("White to move"));
-    let colour = g.render(&s, Some(m), true);
-    assert!(colour.contains("\x1b["));
+    assert!(plain.contains(" 11*"), "vacated square marked: {plain}");
+    assert!(plain.contains("b15*"), "arrival marked: {plain}");
+    assert_eq!(plain.matches('*').count(), 3, "two marks and the key: {plain}");
+    assert!(plain.ends_with("White to move"));
+    assert!(lines.iter().all(|l| l.len() < 80), "{plain}");
+}
+
+/// Every dark square shows its number, with or without a piece on it, and each kind of
+/// piece has a letter of its own.
+#[test]
+fn render_keeps_every_number_and_tells_pieces_apart() {
+    let g = game();
+    let s = g.parse_state("B:W18,22,K26,27:B1,5,K14,K15,19").unwrap();
+    let plain = g.render(&s, None, false);
+    for sq in 0..32 {
+        let letter = match s.piece(sq) {
+            None => ' ',
+            Some(p) => match (p.color, p.king) {
+                (ply_checkers::Color::Black, false) => 'b',
+                (ply_checkers::Color::Black, true) => 'B',
+                (ply_checkers::Color::White, false) => 'w',
+                (ply_checkers::Color::White, true) => 'W',
+            },
+        };
+        let cell = format!("{letter}{}", sq + 1);
+        let shown = plain
+            .match_indices(&cell)
+            .any(|(i, _)| !plain[i + cell.len()..].starts_with(|c: char| c.is_ascii_digit()));
+        assert!(shown, "square {} as {cell:?}: {plain}", sq + 1);
+    }
+    // Letters followed by a square number: one per piece of each kind.
+    let count = |letter: char| {
+        plain
+            .match_indices(letter)
+            .filter(|(i, _)| plain[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
+            .count()
+    };
+    assert_eq!([count('b'), count('B'), count('w'), count('W')], [3, 2, 3, 1], "{plain}");
+    assert!(plain.contains("b B Black man, king") && plain.contains("w W White man, king"));
+}
+
+#[test]
+fn render_marks_captured_squares() {
+    let g = game();
+    let mut s = g.parse_state("B:W18,27:B14").unwrap();
+    let m = g.parse_move(&s, "14x32").unwrap();
+    g.apply(&mut s, m);
+    let plain = g.render(&s, Some(m), false);
+    assert!(plain.contains("x18 ") && plain.contains("x27 "), "taken pieces: {plain}");
+    assert!(plain.contains(" 14*") && plain.contains("B32*"), "crowned on 32: {plain}");
+}
+
+/// With colour the text is the plain picture's, and every square paints its own background:
+/// after a row's number, no code goes back to the terminal's colours before the row ends.
+#[test]
+fn colour_pictures_paint_every_square() {
+    for (g, fen, mv) in [
+        (game(), "B:W18,27,K30:B14,K9", Some("14x32")),
+        (EnglishCheckers::new(16, Rules::Standard).unwrap(), "B:W100,K128:B1,K64", None),
+    ] {
+        let mut s = g.parse_state(fen).unwrap();
+        let mv = mv.map(|t| g.parse_move(&s, t).unwrap());
+        if let Some(m) = mv {
+            g.apply(&mut s, m);
+        }
+        let plain = g.render(&s, mv, false);
+        let colour = g.render(&s, mv, true);
+        assert_eq!(strip_ansi(&colour), plain);
+        for line in colour.lines().skip(1).take(g.size()) {
+            let codes = sgr_codes(line);
+            assert!(line[3..].starts_with('\x1b'), "the board starts with a colour: {line:?}");
+            let first: Vec<u32> = codes[0].split(';').map(|c| c.parse().unwrap()).collect();
+            assert!(first.iter().any(|c| (40..=47).contains(c) || (100..=107).contains(c)));
+            let resets = codes
+                .iter()
+                .filter(|c| c.is_empty() || c.split(';').any(|x| x == "0" || x == "49"));
+            assert_eq!(resets.count(), 1, "{line:?}");
+            assert!(line.ends_with("\x1b[0m"), "{line:?}");
+        }
+    }
+}
+
+/// Prints coloured pictures (a move from the start; kings after a capture) for a look in a
+/// terminal or through an ANSI-to-image converter: `cargo test -p ply-checkers --test
+/// notation -- --ignored --nocapture show_pictures`.
+#[test]
+#[ignore = "prints pictures to look at"]
+fn show_pictures() {
+    let g = game();
+    let mut s = g.initial_state();
+    let m = g.parse_move(&s, "11-15").unwrap();
+    g.apply(&mut s, m);
+    println!("{}\n", g.render(&s, Some(m), true));
+    let mut s = g.parse_state("W:W18,23,K27,30,31:B5,9,K14,K19,20").unwrap();
+    let m = g.parse_move(&s, "23x16").unwrap();
+    g.apply(&mut s, m);
+    println!("{}", g.render(&s, Some(m), true));
 }

@@ -340,54 +340,113 @@ fn parse_entry(entry: &str) -> Result<(bool, std::ops::RangeInclusive<u8>), Pars
     }
 }
 
-/// The board as text: 10 rows of 4-character cells, dark squares showing their number when
-/// empty, `w`/`b` for men and `W`/`B` for kings, the last move's squares in brackets (or
-/// highlighted with `color`).
+/// ANSI styles of the board picture. Every square has a background of its own and every
+/// piece's square the piece's colours, so the picture reads the same on light and dark
+/// terminals and no text takes the terminal's default colours.
+mod style {
+    /// Back to the terminal's default colours.
+    pub const RESET: &str = "\x1b[0m";
+    /// A light square: buff (dark yellow), apart from both the black and the white pieces.
+    pub const LIGHT: &str = "\x1b[43m";
+    /// An empty dark square: its number in black on green.
+    pub const DARK: &str = "\x1b[22;30;42m";
+    /// A square of the last move: black numbers on bright cyan.
+    pub const MARKED: &str = "\x1b[22;30;106m";
+    /// The `x` of a captured piece: bold red (the square's style follows).
+    pub const TAKEN: &str = "\x1b[1;31m";
+    /// A square with a black man: a bold white letter on black.
+    pub const BLACK_MAN: &str = "\x1b[1;97;40m";
+    /// A square with a black king: a bold yellow letter on black.
+    pub const BLACK_KING: &str = "\x1b[1;93;40m";
+    /// The square number on a black piece's square.
+    pub const ON_BLACK: &str = "\x1b[22;37;40m";
+    /// A square with a white man: a bold black letter on white.
+    pub const WHITE_MAN: &str = "\x1b[1;30;107m";
+    /// A square with a white king: a bold red letter on white.
+    pub const WHITE_KING: &str = "\x1b[1;31;107m";
+    /// The square number on a white piece's square.
+    pub const ON_WHITE: &str = "\x1b[22;30;107m";
+}
+
+/// The letter of a piece (`w`/`W` for White's man/king, `b`/`B` for Black's), its style and
+/// the style of the square number beside it.
+fn piece_style(piece: crate::Piece) -> (char, &'static str, &'static str) {
+    match piece {
+        crate::Piece::WhiteMan => ('w', style::WHITE_MAN, style::ON_WHITE),
+        crate::Piece::WhiteKing => ('W', style::WHITE_KING, style::ON_WHITE),
+        crate::Piece::BlackMan => ('b', style::BLACK_MAN, style::ON_BLACK),
+        crate::Piece::BlackKing => ('B', style::BLACK_KING, style::ON_BLACK),
+    }
+}
+
+/// The board as text, Black's side (squares 1-5) at the top: 10 rows of 4-character cells,
+/// each dark square showing its piece (`w`/`b` men, `W`/`B` kings, blank when empty) and
+/// its number, so every number stays in sight. The start and end squares of the last move
+/// are marked `*`, the pieces it took `x`; a key to the letters and the side to move follow.
+/// With `color` the squares and pieces have backgrounds of their own; the text is the plain
+/// picture's.
 pub(crate) fn render(state: &DraughtsState, last: Option<Move>, color: bool) -> String {
-    let mut out = String::new();
     let marked = last.map_or(0, |m| 1u64 << m.from | 1u64 << m.to);
     let taken = last.map_or(0, |m| m.captured);
+    let paint = |out: &mut String, style: &str, text: &str| {
+        if color {
+            out.push_str(style);
+        }
+        out.push_str(text);
+    };
+    let mut out = String::new();
     for row in 0..10u8 {
         out.push_str("  ");
         for col in 0..10u8 {
             if (row + col) % 2 == 0 {
-                out.push_str(if color { "\x1b[47m    \x1b[0m" } else { "    " });
+                paint(&mut out, style::LIGHT, "    ");
                 continue;
             }
             let sq = row * 5 + col / 2 + 1;
             let b = 1u64 << bit_of(sq);
-            let body = match state.piece_at(sq) {
+            let mark = if marked & b != 0 { "*" } else { " " };
+            let number = format!("{sq:<2}");
+            let square = if (marked | taken) & b != 0 { style::MARKED } else { style::DARK };
+            match state.piece_at(sq) {
                 Some(p) => {
-                    let c = match p {
-                        crate::Piece::WhiteMan => "w",
-                        crate::Piece::WhiteKing => "W",
-                        crate::Piece::BlackMan => "b",
-                        crate::Piece::BlackKing => "B",
-                    };
-                    c.to_string()
+                    // The whole square takes the piece's colours; a mark stays cyan.
+                    let (letter, chip, beside) = piece_style(p);
+                    paint(&mut out, chip, &letter.to_string());
+                    paint(&mut out, beside, &number);
+                    paint(&mut out, if mark == "*" { style::MARKED } else { beside }, mark);
                 }
-                None if taken & b != 0 => "x".to_string(),
-                None => format!("{sq}"),
-            };
-            let cell = if marked & b != 0 && !color {
-                format!("[{body:>2}]")
-            } else {
-                format!(" {body:>2} ")
-            };
-            if color {
-                let fg = match state.piece_at(sq) {
-                    Some(p) if p.is_white() => "\x1b[1;97m",
-                    Some(_) => "\x1b[1;31m",
-                    None => "\x1b[2;37m",
-                };
-                let bg = if marked & b != 0 { "\x1b[43m" } else { "\x1b[40m" };
-                out.push_str(&format!("{bg}{fg}{cell}\x1b[0m"));
-            } else {
-                out.push_str(&cell);
+                None if taken & b != 0 => {
+                    paint(&mut out, square, "");
+                    paint(&mut out, style::TAKEN, "x");
+                    paint(&mut out, square, &number);
+                    out.push_str(mark);
+                }
+                None => {
+                    paint(&mut out, square, " ");
+                    out.push_str(&number);
+                    out.push_str(mark);
+                }
             }
+        }
+        paint(&mut out, style::RESET, "");
+        while out.ends_with(' ') {
+            out.pop();
         }
         out.push('\n');
     }
+    out.push_str("  ");
+    for (pieces, name) in [
+        ([crate::Piece::WhiteMan, crate::Piece::WhiteKing], "White man, king   "),
+        ([crate::Piece::BlackMan, crate::Piece::BlackKing], "Black man, king   "),
+    ] {
+        for p in pieces {
+            let (letter, chip, _) = piece_style(p);
+            paint(&mut out, chip, &letter.to_string());
+            paint(&mut out, style::RESET, " ");
+        }
+        out.push_str(name);
+    }
+    out.push_str("* last move   x taken\n");
     out.push_str(if state.white_to_move() { "  White to move\n" } else { "  Black to move\n" });
     out
 }
