@@ -252,6 +252,11 @@ fn no_move_is_read_after_a_repetition_draw() {
     let mut moves = MoveList::new();
     g.generate_moves(&g.parse_state("B:WK32:BK1").unwrap(), &mut moves);
     assert!(!moves.is_empty());
+    // The same in ply's plain record: refused on the line of the move.
+    let plain = "B:WK32:BK1\n1-5\n32-28\n5-1\n28-32\n1-5\n32-28\n5-1\n28-32\n1-5\n";
+    let err = g.read_record(plain).unwrap_err();
+    assert_eq!(err.line, 10, "{err}");
+    assert!(err.to_string().contains("repetition"), "{err}");
 }
 
 #[test]

@@ -15,7 +15,7 @@
 //! draughts is refused. A text whose first line is a position (ply's plain record,
 //! [`ply::record::write_text`]) is read as such.
 
-use ply::record::{play_checked, read_text, ReadRecordError};
+use ply::record::{play_checked, ReadRecordError};
 use ply::{Game, Notation, Outcome, Player, Record};
 
 use crate::movegen::Move;
@@ -123,7 +123,7 @@ pub(crate) fn read(
         return Err(ReadRecordError::new(0, "the file is empty"));
     };
     if !first_line.starts_with('[') && game.parse_state(first_line).is_ok() {
-        return read_text(game, text);
+        return read_plain(game, text);
     }
     let pdn = scan(text)?;
     if pdn.tags.is_empty() && pdn.moves.is_empty() && !pdn.ended {
@@ -141,6 +141,22 @@ pub(crate) fn read(
         None => game.initial_state(),
     };
     let moves = replay(game, &start, &pdn.moves)?;
+    Ok((start, moves))
+}
+
+/// ply's plain record ([`ply::record::write_text`]): a position on the first line, then one
+/// move per line, blank lines skipped. Read here rather than by [`ply::record::read_text`]
+/// so that a move after a repetition draw is refused as in PDN.
+fn read_plain(
+    game: &InternationalDraughts,
+    text: &str,
+) -> Result<(DraughtsState, Vec<Move>), ReadRecordError> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (n, first) = lines.next().ok_or_else(|| ReadRecordError::new(0, "the file is empty"))?;
+    let start = game.parse_state(first.trim()).map_err(|e| ReadRecordError::new(n + 1, e))?;
+    let words: Vec<Word> =
+        lines.map(|(i, l)| Word { text: l.trim().to_string(), line: i + 1 }).collect();
+    let moves = replay(game, &start, &words)?;
     Ok((start, moves))
 }
 

@@ -215,4 +215,10 @@ fn no_move_is_read_after_a_repetition_draw() {
     let err = g.read_record(text).unwrap_err();
     assert!(err.to_string().contains("repetition"), "{err}");
     assert!(err.to_string().contains("5. 46-41"), "{err}");
+    // The same in ply's plain record: refused on the line of the move.
+    let plain =
+        "W:WK46,31,32:BK5,19,20\n46-41\n5-10\n41-46\n10-5\n46-41\n5-10\n41-46\n10-5\n46-41\n";
+    let err = g.read_record(plain).unwrap_err();
+    assert_eq!(err.line, 10, "{err}");
+    assert!(err.to_string().contains("repetition"), "{err}");
 }
