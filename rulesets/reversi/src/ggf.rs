@@ -15,8 +15,8 @@
 //! and reads a move of the side not to move as played after an implied pass when the side to
 //! move can only pass.
 //!
-//! [`Notation::write_record`](ply::Notation::write_record) and
-//! [`Notation::read_record`](ply::Notation::read_record) of [`Reversi`] use this format when
+//! [`Notation::write_record`] and
+//! [`Notation::read_record`] of [`Reversi`] use this format when
 //! [`describes`] the game, and ply's own text ([`ply::record`]) otherwise.
 //!
 //! ```

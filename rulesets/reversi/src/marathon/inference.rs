@@ -509,7 +509,7 @@ impl Belief {
     /// Takes the particles of `pooled` (a belief over the weights shared by several
     /// opponents) and moves each along the gradients of its violated conditions until it is
     /// consistent with this belief's own decisions (at most `max_moves` line moves, the
-    /// first [`NEAREST_MOVES`] of them the least move that satisfies the most conditions):
+    /// first `NEAREST_MOVES` of them the least move that satisfies the most conditions):
     /// a point near the shared weights that explains this opponent's moves.
     pub fn adapt_from(&mut self, pooled: &Belief, max_moves: usize, rng: &mut impl Rng) {
         self.particles.clone_from(&pooled.particles);
@@ -696,7 +696,7 @@ pub struct InferenceConfig {
     pub max_moves: usize,
     /// Positions the single-agent search may visit per move.
     pub nodes: u64,
-    /// Plan with the predictions while at least this share of the last [`TRUST_WINDOW`]
+    /// Plan with the predictions while at least this share of the last `TRUST_WINDOW`
     /// opponent moves was predicted; otherwise the N-player fallback moves.
     pub min_trust: f64,
     /// Always plan with the predictions with this many empty cells or fewer.
