@@ -1013,7 +1013,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         return Ok(None);
                     }
                     Err(e) => {
-                        writeln!(out, "{e}")?;
+                        writeln!(out, "{}", wrap(&e.to_string(), terminal_width(), "  "))?;
                         if !matches!(e, InputError::BadArgument { .. }) {
                             let legal =
                                 format!("legal moves: {}", numbered_moves(game, record.state()));

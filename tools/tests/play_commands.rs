@@ -175,7 +175,7 @@ fn enter_plays_a_forced_move_and_only_a_forced_move() {
     let (ending, moves, out) = play(None, "\nquit\n", vec![human(), human()]);
     assert_eq!(ending, Ending::Quit);
     assert!(moves.is_empty());
-    assert!(out.contains("Enter alone makes a move only when it is forced"), "{out}");
+    assert!(out.contains("Enter alone plays only a forced move: type a move"), "{out}");
     let (ending, moves, out) = play(Some(ONE_SQUARE_LEFT), "\n", vec![human(), human()]);
     assert_eq!(moves, vec![8], "{out}");
     assert!(matches!(ending, Ending::Finished(_)), "{out}");

@@ -56,7 +56,7 @@ pub enum Input<M> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
     /// Nothing typed, and more than one legal move.
-    #[error("type a move, a number from the list, or help (Enter alone makes a move only when it is forced)")]
+    #[error("Enter alone plays only a forced move: type a move, its number, or help")]
     Empty,
     /// A list number out of range.
     #[error("there is no move number {number}: the list has {len}")]
@@ -81,7 +81,7 @@ pub enum InputError {
 
 /// The help text of the play loop.
 pub const HELP: &str = "\
-Type a move in the game's notation, or the number of a move from the list (#N always means
+Type a move in the game's notation, or its number in the list (#N always means
 the list); Enter alone makes the only legal move. Commands:
   moves      show the legal moves again
   list       show the moves played so far
@@ -93,8 +93,9 @@ the list); Enter alone makes the only legal move. Commands:
   time T     engines think T per move from now on (500ms, 2s; no depth limit)
   depth N    engines search N plies from now on (no time limit)
   new        start again from the start position
-  save FILE  write the game to FILE (start position and moves)
-  load FILE  read a game written by save and go on from its end
+  save FILE  write the game to FILE: PDN for checkers and draughts, GGF for
+             2-player Reversi, ply's own text for the other games
+  load FILE  read a game in that format and go on from its end
   resign     give up the game
   help       show this text
   quit       leave the game (so does end of input, Ctrl-D)";

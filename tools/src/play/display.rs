@@ -150,7 +150,7 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
 }
 
 /// The words of an engine line that stay with the value after them.
-const LABELS: [&str; 6] = ["depth", "score", "nodes", "iters", "nps", "time"];
+const LABELS: [&str; 7] = ["depth", "score", "nodes", "iters", "nps", "time", "pv"];
 
 /// The pieces of `line` that [`wrap`] never splits: each word with the spaces before it, a
 /// move number or an engine line's label (`depth 9`) joined to the word after it.

@@ -1,0 +1,266 @@
+//! Every game program driven through its standard input, as a player would drive it: the
+//! shared options, every in-game command, watching engines play, and bad input.
+//!
+//! The programs are the example binaries that `cargo test --workspace` builds next to this
+//! test (`target/<profile>/examples/`); run `cargo build -p ply-examples --examples` first when
+//! running this file alone.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The path of the example program `name`, built by cargo beside this test.
+fn program(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
+    let path = profile_dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test --workspace` builds it, or `cargo build -p ply-examples --examples`",
+        path.display()
+    );
+    path
+}
+
+/// What a run printed and how it ended.
+struct Run {
+    success: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `name` with `args`, typing `input` on its standard input, and fails the test if it
+/// takes more than a minute.
+fn run(name: &str, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(program(name))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("COLUMNS", "80")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        // The program may stop reading (quit, resign) before the end of the script.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).map(|_| text)
+    });
+    let begun = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the program") {
+            break status;
+        }
+        if begun.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{name} {args:?} ran for more than a minute");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().expect("the writer thread");
+    Run {
+        success: status.success(),
+        stdout: out.join().expect("stdout thread").expect("utf-8 stdout"),
+        stderr: err.join().expect("stderr thread").expect("utf-8 stderr"),
+    }
+}
+
+/// One game program: its name, the options that pick the game, a legal first move for the
+/// human, and how a saved game starts.
+struct Program {
+    name: &'static str,
+    args: &'static [&'static str],
+    first_move: &'static str,
+    record_starts: &'static str,
+}
+
+const PROGRAMS: &[Program] = &[
+    Program { name: "english_checkers", args: &[], first_move: "11-15", record_starts: "[Event " },
+    Program {
+        name: "international_draughts",
+        args: &[],
+        first_move: "32-28",
+        record_starts: "[Event ",
+    },
+    Program { name: "reversi", args: &[], first_move: "d3", record_starts: "(;GM[Othello]" },
+    Program {
+        name: "reversi",
+        args: &["--players", "4", "--size", "10"],
+        first_move: "",
+        record_starts: "",
+    },
+    Program { name: "impasse", args: &[], first_move: "d2h6", record_starts: "" },
+    Program { name: "connect_four", args: &[], first_move: "4", record_starts: "" },
+    Program { name: "tictactoe", args: &[], first_move: "b2", record_starts: "" },
+    Program {
+        name: "play",
+        args: &["--game", "breakthrough"],
+        first_move: "d2-e3",
+        record_starts: "",
+    },
+];
+
+/// The end of a transcript, for failure messages.
+fn tail(text: &str) -> &str {
+    let mut start = text.len().saturating_sub(2000);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// The words of `text` with single spaces, so that wrapped lines read as one.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The score sheet at the end of a transcript, unwrapped.
+fn final_moves(text: &str) -> String {
+    let at = text.rfind("moves: ").expect("a score sheet");
+    words(&text[at..])
+}
+
+fn args<'a>(p: &'a Program, more: &[&'a str]) -> Vec<&'a str> {
+    p.args.iter().chain(more).copied().collect()
+}
+
+/// The first legal move listed after the last prompt's board: `1. MOVE`.
+fn listed_first_move(out: &str) -> String {
+    let line = out.lines().rev().find(|l| l.starts_with("1. ")).expect("a list of moves");
+    line.split_whitespace().nth(1).expect("a move after 1.").to_string()
+}
+
+#[test]
+fn every_program_takes_every_command() {
+    for p in PROGRAMS {
+        let file = std::env::temp_dir().join(format!("ply-{}-{}.game", p.name, std::process::id()));
+        let file = file.to_str().expect("a UTF-8 temp path").to_string();
+        // The first move: the given one, or the first one the program lists.
+        let first = if p.first_move.is_empty() {
+            let probe = run(p.name, &args(p, &["--human", "first", "--depth", "1"]), "quit\n");
+            listed_first_move(&probe.stdout)
+        } else {
+            p.first_move.to_string()
+        };
+        let script = [
+            "help",
+            "bogus-move",
+            &first,
+            "hint",
+            "undo",
+            "redo",
+            "list",
+            "time 20ms",
+            "depth 2",
+            "go",
+            &format!("save {file}"),
+            "new",
+            "list",
+            &format!("load {file}"),
+            "list",
+            "swap",
+            "resign",
+        ]
+        .join("\n");
+        let r =
+            run(p.name, &args(p, &["--human", "first", "--depth", "2", "--seed", "7"]), &script);
+        let out = &r.stdout;
+        let what = format!("{} {:?}\n{}\n{}", p.name, p.args, tail(out), r.stderr);
+        assert!(r.success, "{what}");
+        let flat = words(out);
+        assert!(flat.contains("(seed 7; the same seed replays this game)"), "{what}");
+        for expected in [
+            "hint show the engine's move for your side",
+            "legal moves: 1. ",
+            "hint: ",
+            "took back ",
+            "played again ",
+            &format!("moves: 1. {first}"),
+            "engines now: ",
+            "time=20ms",
+            "depth=2",
+            "(engine) plays ",
+            "new game",
+            "no moves yet",
+            "you now play ",
+            " resigns after ",
+        ] {
+            assert!(flat.contains(expected), "{expected:?} missing from {what}");
+        }
+        let saved = out.lines().find_map(|l| l.strip_prefix("saved ")).expect("a save line");
+        let count = saved.split_whitespace().next().expect("a count");
+        assert!(out.contains(&format!("loaded {count} moves from {file}")), "{what}");
+        let text = std::fs::read_to_string(&file).expect("the saved game");
+        assert!(text.starts_with(p.record_starts), "{}: {text}", p.name);
+        std::fs::remove_file(&file).expect("the saved game is removed");
+        // No line of the transcript is wider than the terminal.
+        for line in out.lines() {
+            assert!(line.chars().count() <= 80, "{} wraps: {line:?}", p.name);
+        }
+    }
+}
+
+#[test]
+fn every_program_can_be_watched_and_replays_from_its_seed() {
+    for p in PROGRAMS {
+        let watch = args(p, &["--human", "none", "--depth", "1", "--seed", "3", "--watch", "0ms"]);
+        let a = run(p.name, &watch, "");
+        let what = format!("{} {:?}\n{}\n{}", p.name, p.args, tail(&a.stdout), a.stderr);
+        assert!(a.success && a.stdout.contains("result: "), "{what}");
+        let plies = a.stdout.lines().filter(|l| l.contains(" plays ")).count();
+        assert!(plies > 0, "{what}");
+        // A picture after every move: the starting one and one per move.
+        let b = run(p.name, &args(p, &["--human", "none", "--depth", "1", "--seed", "3"]), "");
+        let pictures = |text: &str| text.split("\n\n").count();
+        assert!(pictures(&a.stdout) > pictures(&b.stdout) + plies / 2, "{what}");
+        // Depth budgets replay the same game from the same seed.
+        let c = run(p.name, &watch, "");
+        assert_eq!(final_moves(&a.stdout), final_moves(&c.stdout), "{} replays", p.name);
+        assert!(!a.stdout.contains('\x1b'), "no colours when stdout is not a terminal");
+    }
+}
+
+#[test]
+fn bad_options_are_errors_with_a_nonzero_exit() {
+    for p in PROGRAMS {
+        for bad in [
+            &["--time", "soon"][..],
+            &["--depth", "-1"],
+            &["--engine", "nosuchengine"],
+            &["--color", "purple"],
+            &["--position", "not a position"],
+            &["--seat", "9=human"],
+        ] {
+            let r = run(p.name, &args(p, bad), "");
+            assert!(!r.success, "{} {bad:?} succeeded: {}", p.name, r.stdout);
+            assert!(r.stderr.contains("error"), "{} {bad:?}: {}", p.name, r.stderr);
+            assert!(!r.stderr.contains("panicked"), "{} {bad:?}: {}", p.name, r.stderr);
+        }
+    }
+}
+
+/// Enter alone plays the only legal move (a forced capture in checkers here), and end of input
+/// leaves the game cleanly.
+#[test]
+fn enter_plays_a_forced_move_and_end_of_input_ends_the_game() {
+    let r = run(
+        "english_checkers",
+        &["--human", "first", "--depth", "2", "--seed", "1"],
+        "11-15\n\nlist\n",
+    );
+    assert!(r.success, "{}", tail(&r.stdout));
+    assert!(r.stdout.contains("moves: 1. 11-15 24-19 2. 15x24"), "{}", tail(&r.stdout));
+    assert!(r.stdout.contains("end of input: game left after"), "{}", tail(&r.stdout));
+}
