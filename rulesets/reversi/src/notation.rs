@@ -20,6 +20,7 @@ const BOARD: &str = "\x1b[42m";
 const DISC_COLOURS: [&str; 4] = ["\x1b[22;30m", "\x1b[1;97m", "\x1b[22;34m", "\x1b[22;31m"];
 /// Empty squares and the last-move brackets on [`BOARD`].
 const BOARD_INK: &str = "\x1b[22;30m";
+/// Back to the terminal's own colours.
 const RESET: &str = "\x1b[0m";
 
 /// The name of (`column`, `row`): a column letter `a`.. and a row number from 1 at the top.
@@ -157,9 +158,10 @@ impl Notation for Reversi {
     }
 
     /// The board with coordinates, every player's disc as its own glyph ([`GLYPHS`]: `●`
-    /// `○` `▲` `■`), empty squares as `.` (`·` in colour) and the last move in brackets (`[●]`), then the disc count of each
-    /// player under the same glyphs. With `color` the board stands on a green background with
-    /// black, white, blue and red discs, readable on light and dark terminals alike.
+    /// `○` `▲` `■`), empty squares as `.` (`·` in colour) and the last move in brackets
+    /// (`[●]`), then the disc count of each player under the same glyphs. With `color` the
+    /// board stands on a green background with black, white, blue and red discs, readable on
+    /// light and dark terminals alike.
     fn render(&self, state: &ReversiState, last_move: Option<ReversiMove>, color: bool) -> String {
         let n = self.size();
         let last = last_move.and_then(|m| m.square());
