@@ -371,7 +371,7 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
 }
 
 #[test]
-fn a_status_line_shows_the_time_while_an_engine_thinks() {
+fn a_status_line_shows_the_search_while_an_engine_thinks() {
     let g = ConnectFour::standard();
     let config = PlayConfig {
         seats: vec![engine("alphabeta:time=350ms"), human()],
@@ -393,6 +393,10 @@ fn a_status_line_shows_the_time_while_an_engine_thinks() {
     let blank = status.rsplit('\r').next().unwrap();
     let last = status.rsplit('\r').nth(1).unwrap();
     assert!(last.starts_with("player 1 thinking 0."), "{out}");
-    assert_eq!(blank, " ".repeat(last.len()), "{out}");
+    assert!(blank.trim().is_empty() && blank.len() >= last.trim_end().len(), "{out}");
     assert!(!rest.contains("thinking"), "{out}");
+    // Once an iteration is done the line shows the search: depth, score, speed, best line.
+    assert!(last.contains("  depth ") && last.contains("  score "), "{out}");
+    assert!(last.contains("  nps ") && last.contains("  pv "), "{out}");
+    assert!(status.split('\r').all(|l| l.chars().count() < 80), "{out}");
 }
