@@ -3,6 +3,7 @@
 //! and `1`..`4` joined by `/`, a space and the player to move; the terminal picture
 //! ([`Notation::render`]) draws each player with its own glyph ([`GLYPHS`]).
 
+use ply::picture::RESET;
 use ply::{Game, MoveList, Notation, Player};
 
 use crate::board::{ReversiMove, ReversiState};
@@ -20,8 +21,6 @@ const BOARD: &str = "\x1b[42m";
 const DISC_COLOURS: [&str; 4] = ["\x1b[22;30m", "\x1b[1;97m", "\x1b[22;34m", "\x1b[22;31m"];
 /// Empty squares and the last-move brackets on [`BOARD`].
 const BOARD_INK: &str = "\x1b[22;30m";
-/// Back to the terminal's own colours.
-const RESET: &str = "\x1b[0m";
 
 /// The name of (`column`, `row`): a column letter `a`.. and a row number from 1 at the top.
 ///
@@ -161,7 +160,8 @@ impl Notation for Reversi {
     /// `○` `▲` `■`), empty squares as `.` (`·` in colour) and the last move in brackets
     /// (`[●]`), then the disc count of each player under the same glyphs. With `color` the
     /// board stands on a green background with black, white, blue and red discs, readable on
-    /// light and dark terminals alike.
+    /// light and dark terminals alike, and the brackets on the marking colour of
+    /// [`ply::picture::mark`].
     fn render(&self, state: &ReversiState, last_move: Option<ReversiMove>, color: bool) -> String {
         let n = self.size();
         let last = last_move.and_then(|m| m.square());
@@ -177,40 +177,52 @@ impl Notation for Reversi {
         let header: String = (0..n).map(|c| format!(" {}", (b'a' + c as u8) as char)).collect();
         out.push_str(&format!("   {header}\n"));
         for r in 0..n {
-            // The row as (text, ink) pieces: a gap before every square and one after the last.
-            let mut pieces: Vec<(char, &str)> = Vec::with_capacity(2 * n + 1);
-            for c in 0..=n {
-                let sq = r * n + c;
-                let gap = if c < n && last == Some(sq) {
-                    '['
-                } else if c > 0 && last == Some(sq - 1) {
-                    ']'
-                } else {
-                    ' '
-                };
-                pieces.push((gap, BOARD_INK));
-                if c < n {
-                    pieces.push(match state.owner(c, r) {
-                        Some(p) => (GLYPHS[p.index()], DISC_COLOURS[p.index()]),
-                        None => (if color { '·' } else { '.' }, BOARD_INK),
-                    });
-                }
-            }
             out.push_str(&format!("{:>3}", r + 1));
-            if color {
-                out.push_str(BOARD);
-            }
-            let mut current = "";
-            for (text, ink) in pieces {
-                if color && ink != current {
-                    out.push_str(ink);
-                    current = ink;
+            let mut row = String::new();
+            // The ink in use since the row's last change of colour ("" after a reset).
+            let mut ink = "";
+            let put = |row: &mut String, ink: &mut &str, text: char, wanted: &'static str| {
+                if color && *ink != wanted {
+                    if ink.is_empty() {
+                        row.push_str(BOARD);
+                    }
+                    row.push_str(wanted);
+                    *ink = wanted;
                 }
-                out.push(text);
+                row.push(text);
+            };
+            // A gap before every square and one after the last; the last move's square takes
+            // the brackets in the gaps around it.
+            let mut bracketed = false;
+            for c in 0..n {
+                let (glyph, glyph_ink) = match state.owner(c, r) {
+                    Some(p) => (GLYPHS[p.index()], DISC_COLOURS[p.index()]),
+                    None => (if color { '·' } else { '.' }, BOARD_INK),
+                };
+                if last == Some(r * n + c) {
+                    if color {
+                        row.push_str(RESET);
+                        row.push_str(&ply::picture::mark(&paint(&glyph.to_string(), glyph_ink)));
+                        ink = "";
+                    } else {
+                        row.push_str(&format!("[{glyph}]"));
+                    }
+                    bracketed = true;
+                    continue;
+                }
+                if !bracketed {
+                    put(&mut row, &mut ink, ' ', BOARD_INK);
+                }
+                bracketed = false;
+                put(&mut row, &mut ink, glyph, glyph_ink);
             }
-            if color {
-                out.push_str(RESET);
+            if !bracketed {
+                put(&mut row, &mut ink, ' ', BOARD_INK);
             }
+            if color && !ink.is_empty() {
+                row.push_str(RESET);
+            }
+            out.push_str(&row);
             out.push_str(&format!(" {}\n", r + 1));
         }
         let counts: Vec<String> = (0..self.players())

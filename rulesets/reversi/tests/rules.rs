@@ -325,6 +325,29 @@ fn strip_ansi(text: &str) -> String {
     out
 }
 
+/// The characters of one line of ANSI text with the background each is drawn on (`None`: the
+/// terminal's own).
+fn backgrounds(line: &str) -> Vec<(char, Option<u8>)> {
+    let mut out = Vec::new();
+    let mut bg = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push((c, bg));
+            continue;
+        }
+        let codes: String = chars.by_ref().take_while(|&c| c != 'm').collect();
+        for code in codes.trim_start_matches('[').split(';') {
+            match code.parse::<u8>() {
+                Ok(0) | Ok(49) => bg = None,
+                Ok(n @ (40..=47 | 100..=107)) => bg = Some(n),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn render_shows_coordinates_and_counts() {
     let game = Reversi::new(8, 2).unwrap();
@@ -377,14 +400,22 @@ fn render_tells_four_players_apart_with_and_without_colour() {
     // The colour picture is the same picture (empty squares as `·`).
     let colour = game.render(&state, Some(last), true);
     assert_eq!(strip_ansi(&colour).replace('·', "."), plain);
-    // Each row of the board is painted on one background and reset after it.
+    // Every square and gap of the board has a background of the picture's own, the same
+    // under every square (the board's); only the row labels are left to the terminal.
+    let mut square_backgrounds = std::collections::HashSet::new();
     for row in colour.lines().skip(1).take(8) {
-        let (label, rest) = row.split_once('\x1b').unwrap();
-        assert!(label.trim().parse::<usize>().is_ok(), "{row:?}");
-        assert!(rest.starts_with("[42m"), "{row:?}");
-        assert_eq!(rest.matches("[0m").count(), 1, "{row:?}");
-        assert_eq!(row.matches("\x1b[4").count(), 1, "one background: {row:?}");
+        let cells = backgrounds(row);
+        let (label, rest) = cells.split_at(3);
+        let (board, right) = rest.split_at(rest.len() - 2);
+        assert!(label.iter().chain(right).all(|&(_, bg)| bg.is_none()), "{row:?}");
+        assert!(board.iter().all(|&(_, bg)| bg.is_some()), "{row:?}");
+        for (i, &(_, bg)) in board.iter().enumerate() {
+            if i % 2 == 1 {
+                square_backgrounds.insert(bg);
+            }
+        }
     }
+    assert_eq!(square_backgrounds.len(), 1, "{square_backgrounds:?}");
     // Each player's glyph is drawn in a colour of its own.
     let mut inks = std::collections::HashSet::new();
     for glyph in GLYPHS {
