@@ -4,7 +4,8 @@
 //! A game keeps a default evaluation in [`Game::evaluate`]; [`GameEval`] is the evaluator that
 //! calls it, and it is what every search uses unless given another. Another evaluation of the
 //! same game (a learned one, a cheaper one, one under test) is a type that implements
-//! [`Evaluator`], or a closure. Searches are generic over the evaluator, so the call at every
+//! [`Evaluator`], or a closure. A tunable one lists its [`Features`] and is a [`LinearEval`]
+//! over them, with [`Weights`] read from a file. Searches are generic over the evaluator, so the call at every
 //! leaf is monomorphised and inlined like the game's own.
 //!
 //! ```
@@ -26,6 +27,10 @@
 //! ```
 
 use crate::game::{Game, Player};
+
+mod linear;
+
+pub use linear::{Features, LinearEval, Weights};
 
 /// A heuristic evaluation of `G`'s positions.
 ///
