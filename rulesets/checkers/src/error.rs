@@ -42,8 +42,9 @@ pub enum MoveError {
         /// The whole move text.
         text: String,
     },
-    /// Well formed, but not a legal move here.
-    #[error("illegal move {text}: legal moves are {legal}")]
+    /// Well formed, but not a legal move here. The message names the move only (a player's
+    /// interface lists the legal moves itself); `legal` holds them for callers that want them.
+    #[error("illegal move {text}: not a legal move in this position")]
     Illegal {
         /// The move as written.
         text: String,

@@ -87,8 +87,9 @@ fn bad_moves_are_explained() {
         );
     }
     let err = g.parse_move(&s, "11-14").unwrap_err();
-    assert!(matches!(err, Error::Move(MoveError::Illegal { .. })));
-    assert!(err.to_string().contains("11-15"), "the message lists the legal moves: {err}");
+    assert_eq!(err.to_string(), "illegal move 11-14: not a legal move in this position");
+    let Error::Move(MoveError::Illegal { legal, .. }) = err else { panic!("{err:?}") };
+    assert!(legal.contains("11-15"), "the error value keeps the legal moves: {legal}");
     assert!(matches!(g.parse_move(&s, "11-33"), Err(Error::Move(MoveError::Square { .. }))));
     assert!(matches!(g.parse_move(&s, "(0,0)-(1,1)"), Err(Error::Move(MoveError::Square { .. }))));
 }

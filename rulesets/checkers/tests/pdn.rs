@@ -257,6 +257,11 @@ fn no_move_is_read_after_a_repetition_draw() {
     let err = g.read_record(plain).unwrap_err();
     assert_eq!(err.line, 10, "{err}");
     assert!(err.to_string().contains("repetition"), "{err}");
+    // ply's own reader, the default of games without a record format, refuses it too.
+    let err = ply::record::read_text(&g, plain).unwrap_err();
+    assert_eq!(err.line, 10, "{err}");
+    assert!(err.to_string().contains("5. 1-5: the game was already drawn by repetition"), "{err}");
+    assert_eq!(ply::record::read_text(&g, &plain[..plain.len() - 4]).unwrap().1.len(), 8);
 }
 
 #[test]

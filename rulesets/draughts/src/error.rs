@@ -8,8 +8,9 @@ pub struct ParseMoveError(pub String);
 /// Well-formed move text that does not name exactly one legal move of the position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
-    /// No legal move matches; `legal` lists the legal moves.
-    #[error("illegal move {text}; legal moves: {legal}")]
+    /// No legal move matches. The message names the move only (a player's interface lists
+    /// the legal moves itself); `legal` holds them for callers that want them.
+    #[error("illegal move {text}: not a legal move in this position")]
     Illegal {
         /// The text given.
         text: String,

@@ -89,11 +89,13 @@ fn malformed_move_text_is_a_parse_error() {
 }
 
 #[test]
-fn illegal_moves_list_the_legal_ones() {
+fn illegal_moves_name_the_move_and_keep_the_legal_ones() {
     let g = InternationalDraughts::new();
     let s = g.initial_state();
     for bad in ["32-29", "32x28", "28-23", "19-23"] {
         let err = g.parse_move(&s, bad).unwrap_err();
+        let message = err.to_string();
+        assert_eq!(message, format!("illegal move {bad}: not a legal move in this position"));
         let Error::Move(MoveError::Illegal { text, legal }) = err else {
             panic!("{bad}: expected illegal, got {err:?}")
         };

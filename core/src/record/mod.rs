@@ -1,8 +1,11 @@
 //! [`Record`]: a game in progress with its history, which applies the rules that depend on
-//! more than the current state (repetition); and ply's own text for a whole game
-//! ([`write_text`], [`read_text`]), the default of [`Notation::write_record`].
+//! more than the current state (repetition); ply's own text for a whole game
+//! ([`write_text`], [`read_text`]), the default of [`Notation::write_record`]; the replay
+//! every record reader shares ([`replay`]); and PDN, the draughts games' format ([`pdn`]).
 
-use crate::game::{Game, MoveList, Notation, Outcome};
+use crate::game::{Game, MoveList, Notation, Outcome, Player};
+
+pub mod pdn;
 
 /// Why [`Record::play`] refused a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,7 +33,7 @@ pub enum PlayError {
 /// assert!(record.outcome().is_none());
 /// ```
 #[derive(Clone, Debug)]
-pub struct Record<'g, G: Game> {
+pub struct Record<'g, G: Game + ?Sized> {
     game: &'g G,
     start: G::State,
     state: G::State,
@@ -39,7 +42,7 @@ pub struct Record<'g, G: Game> {
     repetition_draw: bool,
 }
 
-impl<'g, G: Game> Record<'g, G> {
+impl<'g, G: Game + ?Sized> Record<'g, G> {
     /// A record that starts at `start`.
     pub fn new(game: &'g G, start: G::State) -> Self {
         let hashes = game.hash(&start).into_iter().collect();
@@ -174,7 +177,8 @@ pub fn write_text<G: Notation + ?Sized>(game: &G, start: &G::State, moves: &[G::
 }
 
 /// Reads a game written by [`write_text`]: the start position and the moves, each checked to
-/// be legal where it is played. Blank lines are skipped.
+/// be legal where it is played, with the history rules of [`Record`] (no move after a
+/// repetition draw). Blank lines are skipped.
 ///
 /// # Errors
 /// The first line whose position or move cannot be read or played.
@@ -182,20 +186,120 @@ pub fn read_text<G: Notation + ?Sized>(
     game: &G,
     text: &str,
 ) -> Result<(G::State, Vec<G::Move>), ReadRecordError> {
+    read_text_with(game, text, |state, text| parse_move(game, state, text))
+}
+
+/// [`read_text`] with the moves read by `read_move` (for a game that accepts forms its
+/// [`Notation::parse_move`] refuses).
+///
+/// # Errors
+/// The first line whose position or move cannot be read or played.
+pub fn read_text_with<G, F>(
+    game: &G,
+    text: &str,
+    read_move: F,
+) -> Result<(G::State, Vec<G::Move>), ReadRecordError>
+where
+    G: Notation + ?Sized,
+    F: FnMut(&G::State, &str) -> Result<G::Move, String>,
+{
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let (n, first) = lines.next().ok_or_else(|| ReadRecordError::new(0, "the file is empty"))?;
     let start = game.parse_state(first.trim()).map_err(|e| ReadRecordError::new(n + 1, e))?;
-    let mut state = start.clone();
-    let mut moves = Vec::new();
-    for (i, line) in lines {
-        let mv = play_checked(game, &mut state, line.trim())
-            .map_err(|e| ReadRecordError::new(i + 1, e))?;
-        moves.push(mv);
-    }
+    let written: Vec<WrittenMove> =
+        lines.map(|(i, l)| WrittenMove { text: l.trim().to_string(), line: i + 1 }).collect();
+    let moves = replay_with(game, &start, &written, read_move)?;
     Ok((start, moves))
 }
 
-/// Reads the move `text` in `state` and plays it: the step every record reader repeats.
+/// A move as a record writes it, and the line (1-based) it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The move's text, without move number or annotation.
+    pub text: String,
+    /// The line it is on, 1-based.
+    pub line: usize,
+}
+
+/// Plays the `moves` of a record from `start` through a [`Record`]: each read with
+/// [`Notation::parse_move`] and checked to be legal, none accepted once the game is over (by
+/// the rules or by repetition). An error names the move's line and its number (`3.`, or
+/// `3...` when the second player moves).
+///
+/// ```
+/// use ply::games::TicTacToe;
+/// use ply::record::{replay, WrittenMove};
+/// use ply::Game;
+///
+/// let game = TicTacToe;
+/// let written = |text: &str, line| WrittenMove { text: text.to_string(), line };
+/// let moves = replay(&game, &game.initial_state(), &[written("b2", 1)]).unwrap();
+/// assert_eq!(moves.len(), 1);
+/// let err = replay(&game, &game.initial_state(), &[written("b2", 1), written("b2", 4)]);
+/// assert_eq!(err.unwrap_err().line, 4);
+/// ```
+///
+/// # Errors
+/// The first move that cannot be read or played.
+pub fn replay<G: Notation + ?Sized>(
+    game: &G,
+    start: &G::State,
+    moves: &[WrittenMove],
+) -> Result<Vec<G::Move>, ReadRecordError> {
+    replay_with(game, start, moves, |state, text| parse_move(game, state, text))
+}
+
+/// [`replay`] with the moves read by `read_move`, which gets the position before the move
+/// and the move's text; what it returns is still checked to be legal.
+///
+/// # Errors
+/// The first move that cannot be read or played.
+pub fn replay_with<G, F>(
+    game: &G,
+    start: &G::State,
+    moves: &[WrittenMove],
+    mut read_move: F,
+) -> Result<Vec<G::Move>, ReadRecordError>
+where
+    G: Notation + ?Sized,
+    F: FnMut(&G::State, &str) -> Result<G::Move, String>,
+{
+    let mut record = Record::new(game, start.clone());
+    let mut number = 1;
+    let mut played = Vec::with_capacity(moves.len());
+    for written in moves {
+        let first = game.to_move(record.state()) == Player::FIRST;
+        let label = if first { format!("{number}.") } else { format!("{number}...") };
+        let err = |e: String| ReadRecordError::new(written.line, format!("{label} {e}"));
+        let text = written.text.as_str();
+        if record.is_repetition_draw() {
+            return Err(err(format!("{text}: the game was already drawn by repetition")));
+        }
+        if record.outcome().is_some() {
+            return Err(err(format!("{text}: {}", PlayError::GameOver)));
+        }
+        let mv = read_move(record.state(), text).map_err(&err)?;
+        record.play(mv).map_err(|e| err(format!("{text}: {e}")))?;
+        played.push(mv);
+        if game.to_move(record.state()) == Player::FIRST {
+            number += 1;
+        }
+    }
+    Ok(played)
+}
+
+/// [`Notation::parse_move`] with the error as text.
+fn parse_move<G: Notation + ?Sized>(
+    game: &G,
+    state: &G::State,
+    text: &str,
+) -> Result<G::Move, String> {
+    game.parse_move(state, text).map_err(|e| e.to_string())
+}
+
+/// Reads the move `text` in `state` and plays it, without the history rules (see [`replay`]
+/// for those).
 ///
 /// # Errors
 /// If the game is over, or `text` is not a legal move of `state`.
