@@ -131,6 +131,8 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     .seat_names(&["White", "Black"])
     .evaluator("standard", ply_breakthrough::Standard::DEFAULT)
     .evaluator("material", ply_breakthrough::Material)
+    .evaluator("learned", ply_breakthrough::learned())
+    .features(ply_breakthrough::PawnFeatures)
 }
 
 /// Impasse, as the CodinGame referee plays it.

@@ -33,4 +33,5 @@ pub mod perft;
 pub mod play;
 pub mod registry;
 pub mod spec;
+pub mod tune;
 pub mod units;

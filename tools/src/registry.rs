@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use ply::eval::Evaluator;
+use ply::eval::{Evaluator, Features};
 use ply::search::Agent;
 use ply::{Game, Notation};
 
@@ -230,6 +230,9 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
 /// Builds a game's rules object from its options.
 type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + Sync>;
 
+/// `tune fit` for one game, over the features its entry lists.
+type Fitter<G> = Arc<dyn Fn(&G, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
+
 /// One game of a [`Registry`]: its name, options, builder and agent kit.
 ///
 /// ```
@@ -247,6 +250,8 @@ type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + 
 pub struct GameEntry<G: Game> {
     info: GameInfo,
     build: Builder<G>,
+    /// `tune fit` over the game's features, if it lists them.
+    fit: Option<Fitter<G>>,
     /// Named evaluations and engine codecs.
     pub kit: AgentKit<G>,
 }
@@ -270,6 +275,7 @@ impl<G: ToolGame> GameEntry<G> {
                 batch_engine: "alphabeta:time=50ms".to_string(),
             },
             build: Arc::new(build),
+            fit: None,
             kit: AgentKit::default(),
         }
     }
@@ -299,6 +305,15 @@ impl<G: ToolGame> GameEntry<G> {
     /// Adds an evaluation that agent specs can name with `eval=NAME`.
     pub fn evaluator<E: Evaluator<G>>(mut self, name: &str, eval: E) -> Self {
         self.kit.add_evaluator(name, eval);
+        self
+    }
+
+    /// Lists the features of the game's linear evaluation, so that `tune fit` can fit their
+    /// weights (see [`crate::tune`]).
+    pub fn features<F: Features<G>>(mut self, features: F) -> Self {
+        self.fit = Some(Arc::new(move |game: &G, args: &crate::tune::FitArgs| {
+            crate::tune::fit::run(game, &features, args)
+        }));
         self
     }
 
@@ -379,6 +394,13 @@ pub trait RegisteredGame: Send + Sync {
     /// # Errors
     /// What [`AgentKit::build`] would refuse, for the game built from `options`.
     fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> Result<(), String>;
+
+    /// Runs a `tune` command (see [`crate::tune`]).
+    ///
+    /// # Errors
+    /// Bad options, a game without features for `fit`, or the command's own failure.
+    fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand)
+        -> Result<(), String>;
 }
 
 impl<G: ToolGame> RegisteredGame for GameEntry<G> {
@@ -428,6 +450,26 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             spec.build_external(&self.kit).map(|_| ()).map_err(|e| e.to_string())
         } else {
             self.kit.build(spec, 0).map(|_| ()).map_err(|e| e.to_string())
+        }
+    }
+
+    fn tune(
+        &self,
+        options: &GameOptions,
+        command: &crate::tune::TuneCommand,
+    ) -> Result<(), String> {
+        let game = self.build(options).map_err(|e| e.to_string())?;
+        match command {
+            crate::tune::TuneCommand::Generate(args) => {
+                crate::tune::generate::run(&game, &self.kit, args)
+            }
+            crate::tune::TuneCommand::Fit(args) => match &self.fit {
+                Some(fit) => fit(&game, args),
+                None => Err(format!(
+                    "{} lists no evaluation features to fit (GameEntry::features)",
+                    self.info.name
+                )),
+            },
         }
     }
 }

@@ -138,9 +138,11 @@
 
 mod error;
 pub mod eval;
+pub mod features;
 mod notation;
 mod rules;
 
 pub use error::Error;
 pub use eval::{Material, Standard};
+pub use features::{learned, Learned, PawnFeatures};
 pub use rules::{Breakthrough, BreakthroughState, Move};

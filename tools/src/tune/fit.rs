@@ -1,0 +1,403 @@
+//! Fitting the weights of a linear evaluation: `tune fit`.
+//!
+//! Texel-style tuning by logistic regression: the evaluation of a position, a weighted sum of
+//! its features, is read as the log-odds that the side to move wins, and the weights are
+//! those that best predict the labels (the game results, or a mix with a deeper search's
+//! values). Minibatch gradient descent with Adam minimises the cross-entropy plus an L2
+//! penalty; every tenth game (by default) is held out, its loss is reported after each epoch,
+//! and the weights of the epoch with the lowest held-out loss are kept (training stops after
+//! `--patience` epochs without a better one).
+
+use std::path::PathBuf;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use ply::eval::{Features, Weights};
+
+use super::generate::{read_games, PROVEN};
+use crate::registry::ToolGame;
+
+/// The options of `tune fit`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FitArgs {
+    /// Data files written by `tune generate` (repeatable).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Start from these weights instead of zeros.
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
+    /// Passes over the training positions, at most.
+    #[arg(long, default_value_t = 100)]
+    pub epochs: usize,
+    /// Stop after this many epochs without a lower held-out loss.
+    #[arg(long, default_value_t = 10)]
+    pub patience: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.01)]
+    pub learning_rate: f64,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-5)]
+    pub l2: f64,
+    /// Hold out every Nth game to measure the fit.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub holdout_every: u64,
+    /// How much of each label comes from the labelling search instead of the game result,
+    /// from 0 (results only) to 1 (search only).
+    #[arg(long, default_value_t = 0.0)]
+    pub search_weight: f64,
+    /// Search score units per unit of log-odds, to turn a search value into a label.
+    #[arg(long, default_value_t = 100.0)]
+    pub search_scale: f64,
+    /// Score units per unit of log-odds in the written evaluation.
+    #[arg(long, default_value_t = 100.0)]
+    pub scale: f32,
+    /// Seed of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Positions as sparse feature rows with a label each.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Where each row's entries start in `index`/`value`; one more than the rows.
+    starts: Vec<usize>,
+    index: Vec<u32>,
+    value: Vec<f32>,
+    /// The probability that the side to move wins, per row.
+    labels: Vec<f32>,
+}
+
+impl Dataset {
+    /// An empty dataset.
+    pub fn new() -> Dataset {
+        Dataset { starts: vec![0], ..Dataset::default() }
+    }
+
+    /// Adds a row: its nonzero `(feature, value)` entries and its label in `[0, 1]`.
+    pub fn push(&mut self, entries: impl IntoIterator<Item = (usize, f32)>, label: f32) {
+        for (i, v) in entries {
+            self.index.push(i as u32);
+            self.value.push(v);
+        }
+        self.starts.push(self.index.len());
+        self.labels.push(label);
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// True if there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// The weighted sum of row `r`.
+    fn dot(&self, r: usize, weights: &[f64]) -> f64 {
+        let (a, b) = (self.starts[r], self.starts[r + 1]);
+        self.index[a..b]
+            .iter()
+            .zip(&self.value[a..b])
+            .map(|(&i, &v)| weights[i as usize] * f64::from(v))
+            .sum()
+    }
+
+    /// The mean cross-entropy of `weights` over the rows.
+    pub fn loss(&self, weights: &[f64]) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = (0..self.len())
+            .map(|r| cross_entropy(sigmoid(self.dot(r, weights)), f64::from(self.labels[r])))
+            .sum();
+        total / self.len() as f64
+    }
+
+    /// The mean cross-entropy of predicting `p` for every row.
+    pub fn constant_loss(&self, p: f64) -> f64 {
+        let total: f64 = self.labels.iter().map(|&y| cross_entropy(p, f64::from(y))).sum();
+        total / self.len().max(1) as f64
+    }
+
+    /// The mean label.
+    pub fn mean_label(&self) -> f64 {
+        self.labels.iter().map(|&y| f64::from(y)).sum::<f64>() / self.len().max(1) as f64
+    }
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+fn cross_entropy(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// The settings of [`fit`].
+#[derive(Clone, Debug)]
+pub struct Training {
+    /// Passes over the training rows, at most.
+    pub epochs: usize,
+    /// Epochs without a better held-out loss before stopping.
+    pub patience: usize,
+    /// Adam's step size.
+    pub learning_rate: f64,
+    /// Rows per step.
+    pub batch: usize,
+    /// L2 penalty.
+    pub l2: f64,
+    /// Seed of the shuffling.
+    pub seed: u64,
+}
+
+/// What [`fit`] found.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// The weights of the best epoch, in log-odds per unit of feature.
+    pub weights: Vec<f64>,
+    /// The held-out loss of those weights.
+    pub held_out_loss: f64,
+    /// The training loss of those weights.
+    pub train_loss: f64,
+    /// The epoch they come from (1-based; 0 for the starting weights).
+    pub best_epoch: usize,
+    /// The epochs run.
+    pub epochs: usize,
+}
+
+/// Fits weights to `train` by minibatch Adam from `start`, keeping those with the lowest loss
+/// on `held_out`; `report(epoch, train_loss, held_out_loss)` after every epoch.
+pub fn fit(
+    train: &Dataset,
+    held_out: &Dataset,
+    start: Vec<f64>,
+    settings: &Training,
+    mut report: impl FnMut(usize, f64, f64),
+) -> Fitted {
+    let n = start.len();
+    let mut weights = start;
+    let (mut m, mut v, mut grad) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let mut step = 0i32;
+    let mut best = Fitted {
+        weights: weights.clone(),
+        held_out_loss: held_out.loss(&weights),
+        train_loss: train.loss(&weights),
+        best_epoch: 0,
+        epochs: 0,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut since_best = 0;
+    for epoch in 1..=settings.epochs {
+        order.shuffle(&mut rng);
+        for batch in order.chunks(settings.batch.max(1)) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for &r in batch {
+                let d = sigmoid(train.dot(r, &weights)) - f64::from(train.labels[r]);
+                let (a, b) = (train.starts[r], train.starts[r + 1]);
+                for (&i, &x) in train.index[a..b].iter().zip(&train.value[a..b]) {
+                    grad[i as usize] += d * f64::from(x);
+                }
+            }
+            step += 1;
+            let size = batch.len() as f64;
+            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+            for i in 0..n {
+                let g = grad[i] / size + settings.l2 * weights[i];
+                m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+                weights[i] -= settings.learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            }
+        }
+        let (train_loss, held_loss) = (train.loss(&weights), held_out.loss(&weights));
+        report(epoch, train_loss, held_loss);
+        best.epochs = epoch;
+        if held_loss < best.held_out_loss - 1e-7 || held_out.is_empty() {
+            best.weights.clone_from(&weights);
+            best.held_out_loss = held_loss;
+            best.train_loss = train_loss;
+            best.best_epoch = epoch;
+            since_best = 0;
+        } else {
+            since_best += 1;
+            if since_best >= settings.patience {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// `tune fit`: reads the data files, extracts the features of every position, fits the
+/// weights and writes the weights file, reporting the losses on stderr.
+///
+/// # Errors
+/// If a file cannot be read or written, a position cannot be read, or there is nothing to fit.
+pub fn run<G: ToolGame, F: Features<G>>(
+    game: &G,
+    features: &F,
+    args: &FitArgs,
+) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.search_weight) {
+        return Err("--search-weight must be between 0 and 1".into());
+    }
+    if args.holdout_every < 2 {
+        return Err("--holdout-every must be at least 2".into());
+    }
+    let names: Vec<String> = (0..features.count()).map(|i| features.name(i)).collect();
+    let (mut train, mut held_out) = (Dataset::new(), Dataset::new());
+    let mut games = 0;
+    let mut entries = Vec::new();
+    for path in &args.data {
+        for data in read_games(path)? {
+            games += 1;
+            let set = if data.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
+            for p in &data.positions {
+                let state = game
+                    .parse_state(&p.position)
+                    .map_err(|e| format!("{}: game {}: {e}", path.display(), data.game))?;
+                let result = data.rewards.get(p.to_move).copied().ok_or_else(|| {
+                    format!(
+                        "{}: game {}: no result for player {}",
+                        path.display(),
+                        data.game,
+                        p.to_move
+                    )
+                })?;
+                let label = match p.search {
+                    Some(s) if args.search_weight > 0.0 => {
+                        let searched = if s.abs() >= PROVEN {
+                            (s.signum() + 1.0) / 2.0
+                        } else {
+                            sigmoid(s / args.search_scale)
+                        };
+                        (1.0 - args.search_weight) * result + args.search_weight * searched
+                    }
+                    _ => result,
+                };
+                entries.clear();
+                features.extract(game, &state, game.to_move(&state), &mut |i, v| {
+                    if v != 0.0 {
+                        entries.push((i, v));
+                    }
+                });
+                set.push(entries.iter().copied(), label as f32);
+            }
+        }
+    }
+    if train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    let start = match &args.start {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let scaled = weights.for_features::<G, F>(features)?;
+            scaled.iter().map(|&w| f64::from(w / weights.scale)).collect()
+        }
+        None => vec![0.0; names.len()],
+    };
+    let constant = held_out.constant_loss(train.mean_label());
+    eprintln!(
+        "{} features; {games} games: {} training positions, {} held out",
+        names.len(),
+        train.len(),
+        held_out.len()
+    );
+    eprintln!(
+        "held-out loss: {constant:.5} predicting the mean label, {:.5} at the start",
+        held_out.loss(&start)
+    );
+    let settings = Training {
+        epochs: args.epochs,
+        patience: args.patience,
+        learning_rate: args.learning_rate,
+        batch: args.batch,
+        l2: args.l2,
+        seed: args.seed,
+    };
+    let fitted = fit(&train, &held_out, start, &settings, |epoch, t, h| {
+        eprintln!("epoch {epoch:>3}  training loss {t:.5}  held-out loss {h:.5}");
+    });
+    let weights = Weights {
+        entries: names.into_iter().zip(fitted.weights.iter().map(|&w| w as f32)).collect(),
+        scale: args.scale,
+        comments: vec![
+            format!(
+                "Fitted by `tune fit` on {} positions of {games} games ({}).",
+                train.len(),
+                args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            format!(
+                "Held-out loss {:.5} on {} positions (epoch {} of {}); predicting the mean label: {constant:.5}.",
+                fitted.held_out_loss,
+                held_out.len(),
+                fitted.best_epoch,
+                fitted.epochs
+            ),
+            "Weights are log-odds of winning per unit of feature; the evaluation is scale x sum.".into(),
+        ],
+    };
+    std::fs::write(&args.out, weights.to_text())
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    eprintln!("wrote {} (held-out loss {:.5})", args.out.display(), fitted.held_out_loss);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    /// Labels drawn from a known logistic model are fitted back to its weights.
+    #[test]
+    fn fitting_recovers_the_weights_of_a_logistic_model() {
+        let truth = [1.2, -0.7, 0.3];
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut sample = |rows: usize| {
+            let mut data = Dataset::new();
+            for _ in 0..rows {
+                let x: Vec<f32> = (0..3).map(|_| rng.gen_range(-2i32..=2) as f32).collect();
+                let z: f64 = truth.iter().zip(&x).map(|(w, &x)| w * f64::from(x)).sum();
+                let y = if rng.gen::<f64>() < sigmoid(z) { 1.0 } else { 0.0 };
+                data.push(x.iter().copied().enumerate().filter(|&(_, v)| v != 0.0), y);
+            }
+            data
+        };
+        let (train, held_out) = (sample(20_000), sample(4_000));
+        let settings =
+            Training { epochs: 40, patience: 5, learning_rate: 0.02, batch: 128, l2: 0.0, seed: 1 };
+        let mut epochs = Vec::new();
+        let fitted = fit(&train, &held_out, vec![0.0; 3], &settings, |e, _, h| epochs.push((e, h)));
+        for (w, t) in fitted.weights.iter().zip(truth) {
+            assert!((w - t).abs() < 0.1, "{:?} against {truth:?}", fitted.weights);
+        }
+        assert!(fitted.held_out_loss < held_out.constant_loss(train.mean_label()) - 0.05);
+        assert_eq!(epochs.len(), fitted.epochs);
+        assert!(fitted.best_epoch >= 1);
+    }
+
+    #[test]
+    fn losses_of_sure_and_constant_predictions() {
+        let mut data = Dataset::new();
+        data.push([(0, 1.0)], 1.0);
+        data.push([(0, -1.0)], 0.0);
+        assert!(data.loss(&[20.0]) < 1e-6);
+        assert!((data.loss(&[0.0]) - std::f64::consts::LN_2).abs() < 1e-12);
+        assert!((data.constant_loss(0.5) - std::f64::consts::LN_2).abs() < 1e-12);
+        assert_eq!(data.mean_label(), 0.5);
+        assert_eq!(data.len(), 2);
+    }
+}

@@ -1,0 +1,60 @@
+//! Tuning an evaluation for any game: `tune generate` plays training games and keeps their
+//! positions; `tune fit` fits the weights of the game's linear evaluation
+//! ([`ply::eval::LinearEval`] over its [`ply::eval::Features`]) to their results and writes a
+//! weights file, which the ruleset embeds with `include_str!`.
+//!
+//! A game gets `generate` by being registered, and `fit` by listing its features
+//! ([`crate::registry::GameEntry::features`]). The README's "Tuning an evaluation" section
+//! walks through a whole run.
+
+pub mod fit;
+pub mod generate;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::registry::{GameOptions, Registry};
+
+pub use fit::FitArgs;
+pub use generate::GenerateArgs;
+
+/// What `tune` does.
+#[derive(Subcommand, Clone, Debug)]
+pub enum TuneCommand {
+    /// Play training games by self-play and keep their positions (resumable).
+    Generate(Box<GenerateArgs>),
+    /// Fit the weights of the game's linear evaluation to the kept positions.
+    Fit(FitArgs),
+}
+
+/// Tune an evaluation: generate training positions, then fit weights to them.
+#[derive(Parser, Debug)]
+#[command(name = "tune")]
+struct TuneCli {
+    /// The game (see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(subcommand)]
+    command: TuneCommand,
+}
+
+/// The `tune` program: `tune --game GAME [game options] generate|fit ...` for any game of
+/// `registry`.
+pub fn main(registry: &Registry) -> ExitCode {
+    let matches = TuneCli::command().after_help(registry.help()).get_matches();
+    let cli = TuneCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = registry
+        .get(&cli.game)
+        .map_err(|e| e.to_string())
+        .and_then(|game| game.tune(&cli.options, &cli.command));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
