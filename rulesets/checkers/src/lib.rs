@@ -59,6 +59,7 @@
 mod bitboard;
 mod error;
 pub mod eval;
+pub mod features;
 #[cfg(feature = "json")]
 pub mod jsonl;
 mod movegen;
@@ -71,6 +72,7 @@ pub mod seed;
 
 pub use error::{BoardError, Error, FenError, MoveError, ParseRulesError};
 pub use eval::Weights;
+pub use features::{learned, CheckersFeatures, Learned};
 pub use moves::Move;
 pub use notation::{MoveText, Setup};
 pub use rules::{CheckersState, Color, DrawRules, EnglishCheckers, Piece, Rules};

@@ -43,6 +43,7 @@
 mod bitboard;
 mod error;
 pub mod eval;
+pub mod features;
 pub mod hub;
 mod movegen;
 mod notation;
@@ -50,6 +51,7 @@ mod pdn;
 mod rules;
 
 pub use error::{Error, MoveError, ParseFenError, ParseMoveError};
+pub use features::{learned, DraughtsFeatures, Learned};
 pub use movegen::Move;
 pub use notation::MoveText;
 pub use rules::{

@@ -1,0 +1,405 @@
+//! The features of the tunable evaluation of English checkers, [`Learned`].
+//!
+//! [`CheckersFeatures`] lists, each as a side's own count minus the opponent's (so the
+//! evaluation is zero-sum whatever the weights):
+//!
+//! - `man_N` and `king_N` (N = 1..32): a piece-square table for men and one for kings, each
+//!   square numbered as its owner sees it, the way Black numbers the board: squares 1-4 are
+//!   the owner's back row, 29-32 the row where its men are crowned (64 entries);
+//! - `men` and `kings`: material;
+//! - `men_ratio` and `kings_ratio`: the men (kings) difference divided by the number of
+//!   pieces on the board, so that trading down when ahead pays;
+//! - `back_rank_XXXX`: the pattern of the owner's men on its back-row guard squares 1, 2, 3
+//!   and 4 (`1` occupied, `.` empty, square 1 first; 16 entries, e.g. `back_rank_1.1.` is the
+//!   bridge);
+//! - `men_backed`: men that no man can jump from the front, both squares behind them held by
+//!   their own side or off the board;
+//! - `hanging_to_move` and `hanging_waiting`: pieces the opponent could jump at once (a
+//!   single jump onto an empty square), of the side to move (it can still save them) and of
+//!   the side that has just moved (they can be taken now);
+//! - `runaway`: men in the opponent's half with no opponent piece on any square they could
+//!   reach on the way to the crowning row;
+//! - `mobility`: quiet moves available;
+//! - `to_move`: +1 for the side to move.
+//!
+//! On 8x8 the tables index the 32 squares directly. On other sizes (4x4 to 16x16) a square
+//! is mapped to the 8x8 table by its row from the owner's back row and its column from the
+//! owner's left, each kept exact for the four nearest either edge and capped in between (the
+//! middle rows fold onto 8x8's rows 3 and 4), and the back-rank pattern reads the first two
+//! and the last two squares of the back row; every feature stays in range on every size.
+//!
+//! [`Learned`] weighs them with the weights in `weights/learned.txt`. Until `tune fit`
+//! overwrites it, that file holds weights carried over from the hand-written
+//! [`crate::eval::Weights::default`] (a man is 1, in hundredths of the score scale 100), so
+//! the learned evaluation plays like the classic one.
+
+use ply::eval::{Features, LinearEval, Weights};
+use ply::Player;
+
+use crate::bitboard::{Bits, Geometry, DL, DR, REVERSE, UL, UR};
+use crate::movegen::Side;
+use crate::rules::{with_geo, CheckersState, Color, EnglishCheckers};
+
+/// Squares in a piece-square table (the dark squares of 8x8).
+const TABLE: usize = 32;
+/// The index of `men`, after the two tables.
+const MEN: usize = 2 * TABLE;
+const KINGS: usize = MEN + 1;
+const MEN_RATIO: usize = MEN + 2;
+const KINGS_RATIO: usize = MEN + 3;
+/// The first of the 16 back-rank patterns.
+const BACK_RANK: usize = MEN + 4;
+const PATTERNS: usize = 16;
+/// The features after the back-rank patterns, in order.
+const EXTRA: [&str; 6] =
+    ["men_backed", "hanging_to_move", "hanging_waiting", "runaway", "mobility", "to_move"];
+const MEN_BACKED: usize = BACK_RANK + PATTERNS;
+const HANGING_TO_MOVE: usize = MEN_BACKED + 1;
+const HANGING_WAITING: usize = MEN_BACKED + 2;
+const RUNAWAY: usize = MEN_BACKED + 3;
+const MOBILITY: usize = MEN_BACKED + 4;
+const TO_MOVE: usize = MEN_BACKED + 5;
+const COUNT: usize = MEN_BACKED + EXTRA.len();
+
+/// The features of [`Learned`]; see the [module docs](self).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckersFeatures;
+
+/// Maps a row or column counted from the owner's side (0..size) onto 0..8: exact for the
+/// four nearest either edge, the middle folded onto 3 and 4.
+#[inline]
+fn bin(x: usize, size: usize) -> usize {
+    let from_far = size - 1 - x;
+    if x <= 3 && x < size / 2 {
+        x
+    } else if from_far <= 3 {
+        7 - from_far
+    } else if x < size / 2 {
+        3
+    } else {
+        4
+    }
+}
+
+/// The table entry (0..32) of square `rel` as its owner sees it (Black's numbering).
+#[inline]
+fn table_index<B>(g: &Geometry<B>, rel: usize) -> usize {
+    if g.size == 8 {
+        return rel;
+    }
+    let half = g.size / 2;
+    let row = rel / half;
+    let col = 2 * (rel % half) + usize::from(row % 2 == 0);
+    bin(row, g.size) * 4 + bin(col, g.size) / 2
+}
+
+/// The pieces of the side `attacker` (with the game's `kings`) that could jump some piece of
+/// `victims` at once: the victims with an attacker next to them that may move towards them
+/// and an empty square beyond.
+#[inline]
+fn jumpable<B: Bits>(g: &Geometry<B>, attacker: &Side<B>) -> B {
+    let empty = attacker.empty(g);
+    let mut targets = B::ZERO;
+    for d in [UL, UR, DL, DR] {
+        targets |= g.step(d, attacker.movers(d)) & g.step(REVERSE[d], empty);
+    }
+    targets & attacker.opp
+}
+
+impl CheckersFeatures {
+    /// Adds `sign` times the features of side `c` alone to `sink`.
+    #[inline]
+    fn side<B: Bits>(
+        g: &Geometry<B>,
+        state: &CheckersState,
+        c: usize,
+        sign: f32,
+        sink: &mut dyn FnMut(usize, f32),
+    ) {
+        let kings = B::from_u128(state.kings);
+        let own = B::from_u128(state.pieces[c]);
+        let opp = B::from_u128(state.pieces[c ^ 1]);
+        let men = own & !kings;
+        let own_kings = own & kings;
+        let squares = g.size * g.size / 2;
+        let half = g.size / 2;
+        let relative = |sq: usize| if c == 0 { sq } else { squares - 1 - sq };
+        let (forward, backward) = if c == 0 { ([DL, DR], [UL, UR]) } else { ([UL, UR], [DL, DR]) };
+
+        let mut runaway = 0u32;
+        let mut bits = men;
+        while !bits.is_empty() {
+            let sq = bits.pop();
+            let rel = relative(sq as usize);
+            sink(table_index(g, rel), sign);
+            if rel / half >= half {
+                // Walk the forward cone row by row; past the crowning row it is empty.
+                let mut front = B::bit(sq);
+                loop {
+                    front = g.step(forward[0], front) | g.step(forward[1], front);
+                    if front.is_empty() {
+                        runaway += 1;
+                        break;
+                    }
+                    if !(front & opp).is_empty() {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut bits = own_kings;
+        while !bits.is_empty() {
+            let rel = relative(bits.pop() as usize);
+            sink(TABLE + table_index(g, rel), sign);
+        }
+
+        let (n_men, n_kings) = (men.count() as f32, own_kings.count() as f32);
+        let total = ((own | opp).count() as f32).max(1.0);
+        sink(MEN, sign * n_men);
+        sink(KINGS, sign * n_kings);
+        sink(MEN_RATIO, sign * n_men / total);
+        sink(KINGS_RATIO, sign * n_kings / total);
+
+        // The back row from the owner's side, its first two and last two squares.
+        let mut pattern = 0;
+        for (k, rel) in
+            [0, 1.min(half - 1), half.saturating_sub(2), half - 1].into_iter().enumerate()
+        {
+            if men.has(relative(rel) as u32) {
+                pattern |= 1 << k;
+            }
+        }
+        sink(BACK_RANK + pattern, sign);
+
+        // Squares whose neighbour in direction `d` is one of `own` or off the board.
+        let covered = |d: usize| g.step(REVERSE[d], own) | (g.all & !g.step(REVERSE[d], g.all));
+        let backed = men & covered(backward[0]) & covered(backward[1]);
+        sink(MEN_BACKED, sign * backed.count() as f32);
+
+        let enemy = Side { own: opp, opp: own, kings, color: c ^ 1 };
+        let hanging = jumpable(g, &enemy).count() as f32;
+        let to_move = usize::from(state.side) == c;
+        sink(if to_move { HANGING_TO_MOVE } else { HANGING_WAITING }, sign * hanging);
+        sink(RUNAWAY, sign * runaway as f32);
+        let mine = Side { own, opp, kings, color: c };
+        sink(MOBILITY, sign * mine.quiet_count(g) as f32);
+        if to_move {
+            sink(TO_MOVE, sign);
+        }
+    }
+}
+
+impl Features<EnglishCheckers> for CheckersFeatures {
+    fn count(&self) -> usize {
+        COUNT
+    }
+
+    fn name(&self, index: usize) -> String {
+        match index {
+            i if i < TABLE => format!("man_{}", i + 1),
+            i if i < MEN => format!("king_{}", i - TABLE + 1),
+            MEN => "men".to_string(),
+            KINGS => "kings".to_string(),
+            MEN_RATIO => "men_ratio".to_string(),
+            KINGS_RATIO => "kings_ratio".to_string(),
+            i if i < MEN_BACKED => {
+                let pattern = i - BACK_RANK;
+                let squares: String =
+                    (0..4).map(|k| if pattern >> k & 1 == 1 { '1' } else { '.' }).collect();
+                format!("back_rank_{squares}")
+            }
+            i => EXTRA[i - MEN_BACKED].to_string(),
+        }
+    }
+
+    fn extract(
+        &self,
+        game: &EnglishCheckers,
+        state: &CheckersState,
+        player: Player,
+        sink: &mut dyn FnMut(usize, f32),
+    ) {
+        let c = Color::of(player).index();
+        with_geo!(game, g, {
+            CheckersFeatures::side(g, state, c, 1.0, sink);
+            CheckersFeatures::side(g, state, c ^ 1, -1.0, sink);
+        });
+    }
+}
+
+/// The weights of [`CheckersFeatures`], embedded at build time: those `tune fit` found, or
+/// until then the hand-written evaluation's (see the [module docs](self)).
+pub const LEARNED_WEIGHTS: &str = include_str!("../weights/learned.txt");
+
+/// English checkers' tunable evaluation: [`CheckersFeatures`] weighed by [`LEARNED_WEIGHTS`].
+/// Spec `alphabeta:eval=learned` in the tools.
+///
+/// ```
+/// use ply::eval::Evaluator;
+/// use ply::{Game, Player};
+/// use ply_checkers::{learned, EnglishCheckers};
+///
+/// let game = EnglishCheckers::default();
+/// let eval = learned();
+/// let start = game.initial_state();
+/// let black = eval.evaluate(&game, &start, Player::FIRST);
+/// assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -black);
+/// ```
+pub type Learned = LinearEval<CheckersFeatures>;
+
+/// The evaluation [`Learned`].
+///
+/// # Panics
+/// Never: a test checks that the embedded weights match the features.
+pub fn learned() -> Learned {
+    let weights = Weights::parse(LEARNED_WEIGHTS).expect("the embedded weights file reads");
+    LinearEval::new(CheckersFeatures, &weights).expect("the embedded weights match the features")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+    use ply::eval::Evaluator;
+    use ply::{Game, MoveList, Notation};
+
+    fn features(game: &EnglishCheckers, state: &CheckersState, player: Player) -> Vec<f32> {
+        let mut values = vec![0.0; CheckersFeatures.count()];
+        CheckersFeatures.extract(game, state, player, &mut |i, v| values[i] += v);
+        values
+    }
+
+    fn idx(name: &str) -> usize {
+        (0..CheckersFeatures.count())
+            .find(|&i| CheckersFeatures.name(i) == name)
+            .unwrap_or_else(|| panic!("no feature {name}"))
+    }
+
+    /// Plays random games on `game`, checking at every position that the features are
+    /// zero-sum; returns the number of positions seen.
+    fn random_games(game: &EnglishCheckers, games: u64) -> usize {
+        let mut seen = 0;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..games {
+            let mut state = game.initial_state();
+            let mut moves = MoveList::new();
+            for _ in 0..200 {
+                let (a, b) =
+                    (features(game, &state, Player::FIRST), features(game, &state, Player::SECOND));
+                assert!(
+                    a.iter().zip(&b).all(|(x, y)| *x == -*y),
+                    "not zero-sum: {}",
+                    game.format_state(&state)
+                );
+                seen += 1;
+                if game.outcome(&state).is_some() {
+                    break;
+                }
+                game.generate_moves(&state, &mut moves);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn features_are_zero_sum_on_random_games_of_every_size() {
+        let standard = EnglishCheckers::default();
+        assert!(random_games(&standard, 40) > 1000);
+        for size in (4..=16).step_by(2) {
+            for rules in [Rules::Deepomatic, Rules::Standard] {
+                let game = EnglishCheckers::new(size, rules).unwrap();
+                assert!(random_games(&game, 3) > 0);
+                let start = game.initial_state();
+                let values = features(&game, &start, Player::FIRST);
+                assert_eq!(values[idx("to_move")], 1.0, "{size}x{size}");
+                let rest: f32 = values.iter().map(|v| v.abs()).sum::<f32>() - 1.0;
+                assert_eq!(rest, 0.0, "the start of {size}x{size} is symmetric");
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique_words() {
+        let names: std::collections::HashSet<String> =
+            (0..CheckersFeatures.count()).map(|i| CheckersFeatures.name(i)).collect();
+        assert_eq!(names.len(), CheckersFeatures.count());
+        assert!(names.iter().all(|n| !n.is_empty() && !n.contains(char::is_whitespace)));
+        assert_eq!(CheckersFeatures.count(), 90);
+    }
+
+    #[test]
+    fn features_count_what_they_say() {
+        let game = EnglishCheckers::default();
+        // Black to move: men on 1 and 3 (the bridge), 9, 10, 14 (9 and 10 behind it), 20
+        // (nothing ahead of it) and 22 (which White's 26 can jump to 17, and which can jump
+        // 26 to 31), a king on 18. White: men on 26 and 30, a king on 29.
+        let s = game.parse_state("B:W26,30,K29:B1,3,9,10,14,20,22,K18").unwrap();
+        let b = features(&game, &s, Player::FIRST);
+        let w = features(&game, &s, Player::SECOND);
+        assert_eq!(b, w.iter().map(|v| -v).collect::<Vec<_>>());
+        let mut expected = vec![0.0; CheckersFeatures.count()];
+        let mut set = |name: &str, v: f32| expected[idx(name)] = v;
+        // Black's men from Black's side, White's from White's: 26 is White's 7, 30 its 3.
+        for sq in [1, 9, 10, 14, 20, 22] {
+            set(&format!("man_{sq}"), 1.0);
+        }
+        set("man_3", 0.0);
+        set("man_7", -1.0);
+        // Black's king on 18; White's on 29 is on White's square 4.
+        set("king_18", 1.0);
+        set("king_4", -1.0);
+        set("men", 7.0 - 2.0);
+        set("men_ratio", 7.0 / 11.0 - 2.0 / 11.0);
+        set("back_rank_1.1.", 1.0);
+        set("back_rank_..1.", -1.0);
+        // Backed: Black's 1, 3 (back row) and 14; White's 30 (back row), not 26 (31 is
+        // empty).
+        set("men_backed", 3.0 - 1.0);
+        set("hanging_to_move", 1.0);
+        set("hanging_waiting", -1.0);
+        // Black's 20 runs to 31 or 32 unopposed; 22 meets White's 26.
+        set("runaway", 1.0);
+        // Black: 1-5, 1-6, 3-7, 3-8, 9-13, 10-15, 14-17, 20-24, 22-25, K18-23, K18-15.
+        // White: 26-23, 30-25, K29-25.
+        set("mobility", 11.0 - 3.0);
+        set("to_move", 1.0);
+        for i in 0..CheckersFeatures.count() {
+            assert_eq!(b[i], expected[i], "{}", CheckersFeatures.name(i));
+        }
+    }
+
+    #[test]
+    fn the_embedded_weights_match_the_features() {
+        let eval = learned();
+        assert_eq!(eval.weights().len(), CheckersFeatures.count());
+        // The start is symmetric apart from the move, and `to_move` starts at weight 0.
+        let game = EnglishCheckers::default();
+        let start = game.initial_state();
+        assert_eq!(eval.weights()[TO_MOVE], 0.0);
+        assert_eq!(eval.evaluate(&game, &start, Player::FIRST), 0);
+        assert_eq!(eval.evaluate(&game, &start, Player::SECOND), 0);
+        // A man up is about a man, as in the hand evaluation.
+        let up = game.parse_state("B:W21,22,23:B1,2,3,4").unwrap();
+        let score = eval.evaluate(&game, &up, Player::FIRST);
+        assert!(score > 50, "a man up scores {score}");
+        assert_eq!(eval.evaluate(&game, &up, Player::SECOND), -score);
+    }
+
+    #[test]
+    fn extraction_works_on_every_board_size() {
+        for size in (4..=16).step_by(2) {
+            let game = EnglishCheckers::new(size, Rules::Standard).unwrap();
+            // A king and a man on every corner-ish square: no index out of range.
+            let last = game.squares() - 1;
+            let text = format!("W:WK1,{}:BK{},{}", last - 1, last + 1, 2);
+            let s = game.parse_state(&text).unwrap();
+            let v = features(&game, &s, Player::SECOND);
+            assert_eq!(v[idx("kings")], 0.0, "{size}x{size}: {text}");
+            let _ = learned().evaluate(&game, &s, Player::FIRST);
+        }
+    }
+}
