@@ -27,8 +27,8 @@
 //!
 //! [`Learned`] weighs them with the weights in `weights/learned.txt`. Until `tune fit`
 //! overwrites it, that file holds the hand-written [`crate::eval::Classic`]'s weights in
-//! these features (a man is 1, in hundredths of the score scale 100), so the learned
-//! evaluation plays like the classic one.
+//! these features: a man is 1, which the file's scale of 100 makes 100 score units as in the
+//! hand evaluation, so the learned evaluation plays like the classic one.
 
 use ply::eval::{Features, LinearEval, Weights};
 use ply::Player;
