@@ -52,6 +52,8 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     .jsonl(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
+    .evaluator("learned", ply_checkers::learned())
+    .features(ply_checkers::CheckersFeatures)
 }
 
 /// International draughts (FMJD rules); Hub engines such as Scan play it.
@@ -64,6 +66,8 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .engines("alphabeta:time=2s", "alphabeta:time=50ms")
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
+    .evaluator("learned", ply_draughts::learned())
+    .features(ply_draughts::DraughtsFeatures)
     .hub(draughts_hub_codec())
 }
 
