@@ -68,3 +68,31 @@ pub fn dim(text: &str) -> String {
 pub fn mark(cell: &str) -> String {
     format!("{MARK}[{RESET}{cell}{MARK}]{RESET}")
 }
+
+/// The styles of a board of light and dark squares with black and white men and kings (the
+/// draughts family). Every square paints its own background and every piece its own
+/// colours, so nothing takes the terminal's default colours.
+pub mod checkered {
+    /// Back to the terminal's default colours.
+    pub const RESET: &str = "\x1b[0m";
+    /// A light square: buff (dark yellow), apart from both the black and the white pieces.
+    pub const LIGHT: &str = "\x1b[43m";
+    /// An empty dark square: its number in black on green.
+    pub const DARK: &str = "\x1b[22;30;42m";
+    /// A square of the last move: black numbers on bright cyan.
+    pub const MARKED: &str = "\x1b[22;30;106m";
+    /// The `x` of a captured piece: bold red (the square's style follows).
+    pub const TAKEN: &str = "\x1b[1;31m";
+    /// A square with a black man: a bold white letter on black.
+    pub const BLACK_MAN: &str = "\x1b[1;97;40m";
+    /// A square with a black king: a bold yellow letter on black.
+    pub const BLACK_KING: &str = "\x1b[1;93;40m";
+    /// The square number on a black piece's square.
+    pub const ON_BLACK: &str = "\x1b[22;37;40m";
+    /// A square with a white man: a bold black letter on white.
+    pub const WHITE_MAN: &str = "\x1b[1;30;107m";
+    /// A square with a white king: a bold red letter on white.
+    pub const WHITE_KING: &str = "\x1b[1;31;107m";
+    /// The square number on a white piece's square.
+    pub const ON_WHITE: &str = "\x1b[22;30;107m";
+}

@@ -202,6 +202,19 @@ impl<F> LinearEval<F> {
         Ok(LinearEval { features, weights: weights.into() })
     }
 
+    /// The evaluation with the weights file `text` that a ruleset embeds at build time
+    /// (`include_str!`); a test of the ruleset calls it once so that a mismatch fails there.
+    ///
+    /// # Panics
+    /// If `text` is not a weights file for `features` (see [`LinearEval::new`]).
+    pub fn embedded<G: Game>(features: F, text: &str) -> LinearEval<F>
+    where
+        F: Features<G>,
+    {
+        let weights = Weights::parse(text).unwrap_or_else(|e| panic!("embedded weights: {e}"));
+        LinearEval::new(features, &weights).unwrap_or_else(|e| panic!("embedded weights: {e}"))
+    }
+
     /// The features.
     pub fn features(&self) -> &F {
         &self.features

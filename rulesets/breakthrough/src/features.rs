@@ -15,7 +15,7 @@
 //! [`Learned`] weighs them with the weights in `weights/learned.txt`, which `tune fit`
 //! wrote (the command is in the file's first line).
 
-use ply::eval::{Features, LinearEval, Weights};
+use ply::eval::{Features, LinearEval};
 use ply::Player;
 
 use crate::rules::{Breakthrough, BreakthroughState};
@@ -112,8 +112,7 @@ pub type Learned = LinearEval<PawnFeatures>;
 /// # Panics
 /// Never: a test checks that the embedded weights match the features.
 pub fn learned() -> Learned {
-    let weights = Weights::parse(LEARNED_WEIGHTS).expect("the embedded weights file reads");
-    LinearEval::new(PawnFeatures, &weights).expect("the embedded weights match the features")
+    LinearEval::embedded(PawnFeatures, LEARNED_WEIGHTS)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@
 //! score units as in the hand evaluation, so the learned evaluation plays like the classic
 //! one.
 
-use ply::eval::{Features, LinearEval, Weights};
+use ply::eval::{Features, LinearEval};
 use ply::Player;
 
 use crate::bitboard::{Bits, Geometry, DL, DR, REVERSE, UL, UR};
@@ -253,8 +253,7 @@ pub type Learned = LinearEval<CheckersFeatures>;
 /// # Panics
 /// Never: a test checks that the embedded weights match the features.
 pub fn learned() -> Learned {
-    let weights = Weights::parse(LEARNED_WEIGHTS).expect("the embedded weights file reads");
-    LinearEval::new(CheckersFeatures, &weights).expect("the embedded weights match the features")
+    LinearEval::embedded(CheckersFeatures, LEARNED_WEIGHTS)
 }
 
 #[cfg(test)]

@@ -315,33 +315,8 @@ impl EnglishCheckers {
     }
 }
 
-/// ANSI styles of the board picture. Every square has a background of its own and every
-/// piece a chip of its own (a letter on its side's colour), so the picture reads the same on
-/// light and dark terminals and no text takes the terminal's default colours.
-mod style {
-    /// Back to the terminal's default colours.
-    pub const RESET: &str = "\x1b[0m";
-    /// A light square: buff (dark yellow), apart from both the black and the white pieces.
-    pub const LIGHT: &str = "\x1b[43m";
-    /// A dark square: black square numbers on green.
-    pub const DARK: &str = "\x1b[22;30;42m";
-    /// A square of the last move: black numbers on bright cyan.
-    pub const MARKED: &str = "\x1b[22;30;106m";
-    /// The `x` of a captured piece: bold red (the square's style follows).
-    pub const TAKEN: &str = "\x1b[1;31m";
-    /// A square with a Black man: a bold white letter and the number on black.
-    pub const BLACK_MAN: &str = "\x1b[1;97;40m";
-    /// A square with a Black king: a bold yellow letter on black.
-    pub const BLACK_KING: &str = "\x1b[1;93;40m";
-    /// The square number on a Black piece's square.
-    pub const ON_BLACK: &str = "\x1b[22;37;40m";
-    /// A square with a White man: a bold black letter and the number on white.
-    pub const WHITE_MAN: &str = "\x1b[1;30;107m";
-    /// A square with a White king: a bold red letter on white.
-    pub const WHITE_KING: &str = "\x1b[1;31;107m";
-    /// The square number on a White piece's square.
-    pub const ON_WHITE: &str = "\x1b[22;30;107m";
-}
+// The board picture's styles, shared with the other draughts games.
+use ply::picture::checkered as style;
 
 /// The letter of a piece (`b`/`B` for Black's man/king, `w`/`W` for White's), its style and
 /// the style of the square number beside it.

@@ -30,7 +30,7 @@
 //! these features: a man is 1, which the file's scale of 100 makes 100 score units as in the
 //! hand evaluation, so the learned evaluation plays like the classic one.
 
-use ply::eval::{Features, LinearEval, Weights};
+use ply::eval::{Features, LinearEval};
 use ply::Player;
 
 use crate::bitboard::{
@@ -283,8 +283,7 @@ pub type Learned = LinearEval<DraughtsFeatures>;
 /// # Panics
 /// Never: a test checks that the embedded weights match the features.
 pub fn learned() -> Learned {
-    let weights = Weights::parse(LEARNED_WEIGHTS).expect("the embedded weights file reads");
-    LinearEval::new(DraughtsFeatures, &weights).expect("the embedded weights match the features")
+    LinearEval::embedded(DraughtsFeatures, LEARNED_WEIGHTS)
 }
 
 #[cfg(test)]

@@ -340,33 +340,8 @@ fn parse_entry(entry: &str) -> Result<(bool, std::ops::RangeInclusive<u8>), Pars
     }
 }
 
-/// ANSI styles of the board picture. Every square has a background of its own and every
-/// piece's square the piece's colours, so the picture reads the same on light and dark
-/// terminals and no text takes the terminal's default colours.
-mod style {
-    /// Back to the terminal's default colours.
-    pub const RESET: &str = "\x1b[0m";
-    /// A light square: buff (dark yellow), apart from both the black and the white pieces.
-    pub const LIGHT: &str = "\x1b[43m";
-    /// An empty dark square: its number in black on green.
-    pub const DARK: &str = "\x1b[22;30;42m";
-    /// A square of the last move: black numbers on bright cyan.
-    pub const MARKED: &str = "\x1b[22;30;106m";
-    /// The `x` of a captured piece: bold red (the square's style follows).
-    pub const TAKEN: &str = "\x1b[1;31m";
-    /// A square with a black man: a bold white letter on black.
-    pub const BLACK_MAN: &str = "\x1b[1;97;40m";
-    /// A square with a black king: a bold yellow letter on black.
-    pub const BLACK_KING: &str = "\x1b[1;93;40m";
-    /// The square number on a black piece's square.
-    pub const ON_BLACK: &str = "\x1b[22;37;40m";
-    /// A square with a white man: a bold black letter on white.
-    pub const WHITE_MAN: &str = "\x1b[1;30;107m";
-    /// A square with a white king: a bold red letter on white.
-    pub const WHITE_KING: &str = "\x1b[1;31;107m";
-    /// The square number on a white piece's square.
-    pub const ON_WHITE: &str = "\x1b[22;30;107m";
-}
+// The board picture's styles, shared with the other draughts games.
+use ply::picture::checkered as style;
 
 /// The letter of a piece (`w`/`W` for White's man/king, `b`/`B` for Black's), its style and
 /// the style of the square number beside it.
