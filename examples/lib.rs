@@ -121,6 +121,8 @@ pub fn reversi() -> GameEntry<Reversi> {
     .engines("alphabeta:time=1s", "alphabeta:time=20ms")
     .evaluator("standard", ply_reversi::Evaluation::Standard)
     .evaluator("discs", ply_reversi::Evaluation::Discs)
+    .evaluator("learned", ply_reversi::learned())
+    .features(ply_reversi::OthelloFeatures)
     .nboard(NBoardCodec { game_record: ply_reversi::nboard::format_ggf })
 }
 
@@ -145,6 +147,8 @@ pub fn impasse() -> GameEntry<Impasse> {
         .accepts(&[], "no options; positions in the ruleset's notation")
         .seat_names(&["White", "Black"])
         .engines("alphabeta:time=1s", "alphabeta:depth=4")
+        .evaluator("learned", ply_impasse::learned())
+        .features(ply_impasse::ImpasseFeatures)
 }
 
 /// Tic-tac-toe, played perfectly by the default engine.

@@ -48,6 +48,7 @@
 //! assert!(LinearEval::new(Squares, &Weights::parse("centre 1\n").unwrap()).is_err());
 //! ```
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -107,6 +108,7 @@ impl Weights {
     pub fn parse(text: &str) -> Result<Weights, String> {
         let mut weights =
             Weights { entries: Vec::new(), scale: Weights::DEFAULT_SCALE, comments: Vec::new() };
+        let mut seen = HashSet::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if let Some(comment) = line.strip_prefix('#') {
@@ -136,7 +138,7 @@ impl Weights {
                 .ok()
                 .filter(|v: &f32| v.is_finite())
                 .ok_or_else(|| format!("line {}: {value:?} is not a finite number", n + 1))?;
-            if weights.entries.iter().any(|(known, _)| known == name) {
+            if !seen.insert(name) {
                 return Err(format!("line {}: {name} is given twice", n + 1));
             }
             weights.entries.push((name.to_string(), value));
@@ -164,16 +166,18 @@ impl Weights {
     /// have.
     pub fn for_features<G: Game, F: Features<G>>(&self, features: &F) -> Result<Vec<f32>, String> {
         let names: Vec<String> = (0..features.count()).map(|i| features.name(i)).collect();
-        if let Some((unknown, _)) = self.entries.iter().find(|(n, _)| !names.contains(n)) {
+        let known: HashSet<&str> = names.iter().map(String::as_str).collect();
+        if let Some((unknown, _)) = self.entries.iter().find(|(n, _)| !known.contains(n.as_str())) {
             return Err(format!("the weights name {unknown}, which is not a feature"));
         }
+        let by_name: HashMap<&str, f32> =
+            self.entries.iter().map(|(n, w)| (n.as_str(), *w)).collect();
         names
             .iter()
             .map(|name| {
-                self.entries
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|&(_, w)| w * self.scale)
+                by_name
+                    .get(name.as_str())
+                    .map(|&w| w * self.scale)
                     .ok_or_else(|| format!("no weight for feature {name}"))
             })
             .collect()
