@@ -376,12 +376,13 @@ mod tests {
     fn the_embedded_weights_match_the_features() {
         let eval = learned();
         assert_eq!(eval.weights().len(), CheckersFeatures.count());
-        // The start is symmetric apart from the move, and `to_move` starts at weight 0.
+        // The start is symmetric apart from the move: it is worth the `to_move` weight to
+        // the side to move.
         let game = EnglishCheckers::default();
         let start = game.initial_state();
-        assert_eq!(eval.weights()[TO_MOVE], 0.0);
-        assert_eq!(eval.evaluate(&game, &start, Player::FIRST), 0);
-        assert_eq!(eval.evaluate(&game, &start, Player::SECOND), 0);
+        let tempo = eval.weights()[TO_MOVE].round() as i32;
+        assert_eq!(eval.evaluate(&game, &start, Player::FIRST), tempo);
+        assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -tempo);
         // A man up is about a man, as in the hand evaluation.
         let up = game.parse_state("B:W21,22,23:B1,2,3,4").unwrap();
         let score = eval.evaluate(&game, &up, Player::FIRST);

@@ -403,9 +403,11 @@ mod tests {
         assert_eq!(eval.weights().len(), DraughtsFeatures.count());
         let game = InternationalDraughts::new();
         let start = game.initial_state();
-        assert_eq!(eval.weights()[TO_MOVE], 0.0);
-        assert_eq!(eval.evaluate(&game, &start, Player::FIRST), 0);
-        assert_eq!(eval.evaluate(&game, &start, Player::SECOND), 0);
+        // The start is symmetric apart from the move: it is worth the `to_move` weight to
+        // the side to move.
+        let tempo = eval.weights()[TO_MOVE].round() as i32;
+        assert_eq!(eval.evaluate(&game, &start, Player::FIRST), tempo);
+        assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -tempo);
         let up = game.parse_state("W:W31-50:B2-20").unwrap();
         let score = eval.evaluate(&game, &up, Player::FIRST);
         assert!(score > 50, "a man up scores {score}");
