@@ -235,8 +235,8 @@ def test_bad_input_raises_value_error_with_the_tools_messages():
     assert message(lambda: ply_games.search(game, state, "alphabta")).startswith(
         'unknown agent "alphabta"; accepted agents:'
     )
-    assert message(lambda: ply_games.search(game, state, eval="learned")) == (
-        'unknown evaluation "learned"; this game has: default, classic, material'
+    assert message(lambda: ply_games.search(game, state, eval="tuned")) == (
+        'unknown evaluation "tuned"; this game has: default, classic, material, learned'
     )
     assert message(lambda: ply_games.search(game, state, "greedy", depth=2)).startswith(
         'greedy: unknown option "depth"'
