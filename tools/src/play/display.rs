@@ -149,8 +149,9 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     out.join("\n")
 }
 
-/// The words of an engine line that stay with the value after them.
-const LABELS: [&str; 7] = ["depth", "score", "nodes", "iters", "nps", "time", "pv"];
+/// The words that stay with the word after them: an engine line's labels, and `player` of a
+/// numbered seat (`player 4`).
+const LABELS: [&str; 8] = ["depth", "score", "nodes", "iters", "nps", "time", "pv", "player"];
 
 /// The pieces of `line` that [`wrap`] never splits: each word with the spaces before it, a
 /// move number or an engine line's label (`depth 9`) joined to the word after it.
@@ -243,6 +244,7 @@ mod tests {
         assert_eq!(wrap("x 22x15x8x1", 5, " "), "x\n 22x15x8x1");
         assert_eq!(wrap("", 10, " "), "");
         assert_eq!(wrap("nodes 1.4M  time 3.998s", 16, ""), "nodes 1.4M\ntime 3.998s");
+        assert_eq!(wrap("player 3: x, player 4: y", 20, " "), "player 3: x,\n player 4: y");
         assert!(is_move_number("12.") && is_move_number("3...") && !is_move_number("e4."));
     }
 
