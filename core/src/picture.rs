@@ -95,4 +95,62 @@ pub mod checkered {
     pub const WHITE_KING: &str = "\x1b[1;31;107m";
     /// The square number on a white piece's square.
     pub const ON_WHITE: &str = "\x1b[22;30;107m";
+
+    /// What stands on a dark square.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Occupant {
+        /// A piece: its letter, the style of the letter and the style of the rest of the
+        /// square (e.g. `BLACK_MAN` and `ON_BLACK`).
+        Piece {
+            /// The piece's letter.
+            letter: char,
+            /// The letter's style.
+            chip: &'static str,
+            /// The style of the number and the rest of the square.
+            beside: &'static str,
+        },
+        /// Nothing, but the last move captured a piece here.
+        Taken,
+        /// Nothing.
+        Empty,
+    }
+
+    /// Appends one dark square: the occupant's letter (`x` where a piece was taken, a blank
+    /// when empty), the square's `number` and `*` if the last move `marked` it, in this
+    /// module's styles when `color`.
+    pub fn dark_square(
+        out: &mut String,
+        color: bool,
+        occupant: Occupant,
+        number: &str,
+        marked: bool,
+    ) {
+        let mut paint = |style: &str, text: &str| {
+            if color {
+                out.push_str(style);
+            }
+            out.push_str(text);
+        };
+        let mark = if marked { "*" } else { " " };
+        let square = if marked || occupant == Occupant::Taken { MARKED } else { DARK };
+        match occupant {
+            Occupant::Piece { letter, chip, beside } => {
+                // The whole square takes the piece's colours; a mark stays cyan.
+                paint(chip, letter.encode_utf8(&mut [0; 4]));
+                paint(beside, number);
+                paint(if marked { MARKED } else { beside }, mark);
+            }
+            Occupant::Taken => {
+                paint(square, "");
+                paint(TAKEN, "x");
+                paint(square, number);
+                paint("", mark);
+            }
+            Occupant::Empty => {
+                paint(square, " ");
+                paint("", number);
+                paint("", mark);
+            }
+        }
+    }
 }

@@ -316,7 +316,7 @@ impl EnglishCheckers {
 }
 
 // The board picture's styles, shared with the other draughts games.
-use ply::picture::checkered as style;
+use ply::picture::checkered::{self as style, Occupant};
 
 /// The letter of a piece (`b`/`B` for Black's man/king, `w`/`W` for White's), its style and
 /// the style of the square number beside it.
@@ -362,29 +362,16 @@ fn render(
                 continue;
             };
             let bit = 1u128 << sq;
-            let mark = if marked & bit != 0 { "*" } else { " " };
             let number = format!("{:<digits$}", sq + 1);
-            let square = if (marked | taken) & bit != 0 { style::MARKED } else { style::DARK };
-            match state.piece(sq) {
+            let occupant = match state.piece(sq) {
                 Some(p) => {
-                    // The whole square takes the piece's colours; a mark stays cyan.
                     let (letter, chip, beside) = piece_letter(p);
-                    paint(&mut out, chip, &letter.to_string());
-                    paint(&mut out, beside, &number);
-                    paint(&mut out, if mark == "*" { style::MARKED } else { beside }, mark);
+                    Occupant::Piece { letter, chip, beside }
                 }
-                None if taken & bit != 0 => {
-                    paint(&mut out, square, "");
-                    paint(&mut out, style::TAKEN, "x");
-                    paint(&mut out, square, &number);
-                    out.push_str(mark);
-                }
-                None => {
-                    paint(&mut out, square, " ");
-                    out.push_str(&number);
-                    out.push_str(mark);
-                }
-            }
+                None if taken & bit != 0 => Occupant::Taken,
+                None => Occupant::Empty,
+            };
+            style::dark_square(&mut out, color, occupant, &number, marked & bit != 0);
         }
         paint(&mut out, style::RESET, "");
         trim_end(&mut out);

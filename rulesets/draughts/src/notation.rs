@@ -341,7 +341,7 @@ fn parse_entry(entry: &str) -> Result<(bool, std::ops::RangeInclusive<u8>), Pars
 }
 
 // The board picture's styles, shared with the other draughts games.
-use ply::picture::checkered as style;
+use ply::picture::checkered::{self as style, Occupant};
 
 /// The letter of a piece (`w`/`W` for White's man/king, `b`/`B` for Black's), its style and
 /// the style of the square number beside it.
@@ -379,29 +379,16 @@ pub(crate) fn render(state: &DraughtsState, last: Option<Move>, color: bool) -> 
             }
             let sq = row * 5 + col / 2 + 1;
             let b = 1u64 << bit_of(sq);
-            let mark = if marked & b != 0 { "*" } else { " " };
             let number = format!("{sq:<2}");
-            let square = if (marked | taken) & b != 0 { style::MARKED } else { style::DARK };
-            match state.piece_at(sq) {
+            let occupant = match state.piece_at(sq) {
                 Some(p) => {
-                    // The whole square takes the piece's colours; a mark stays cyan.
                     let (letter, chip, beside) = piece_style(p);
-                    paint(&mut out, chip, &letter.to_string());
-                    paint(&mut out, beside, &number);
-                    paint(&mut out, if mark == "*" { style::MARKED } else { beside }, mark);
+                    Occupant::Piece { letter, chip, beside }
                 }
-                None if taken & b != 0 => {
-                    paint(&mut out, square, "");
-                    paint(&mut out, style::TAKEN, "x");
-                    paint(&mut out, square, &number);
-                    out.push_str(mark);
-                }
-                None => {
-                    paint(&mut out, square, " ");
-                    out.push_str(&number);
-                    out.push_str(mark);
-                }
-            }
+                None if taken & b != 0 => Occupant::Taken,
+                None => Occupant::Empty,
+            };
+            style::dark_square(&mut out, color, occupant, &number, marked & b != 0);
         }
         paint(&mut out, style::RESET, "");
         while out.ends_with(' ') {
