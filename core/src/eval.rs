@@ -26,7 +26,7 @@
 //! assert!(report.nodes > 0);
 //! ```
 
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Solved};
 
 mod linear;
 
@@ -40,6 +40,14 @@ pub use linear::{Features, LinearEval, Weights};
 pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// The value of the non-terminal `state` for `player`.
     fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score;
+
+    /// The exact value of `state` for the player to move, where this evaluation knows it (an
+    /// endgame database: [`crate::endgame::Probed`]); alpha-beta asks at every node after
+    /// the game's own solver ([`Game::solve_endgame`]). `None`, the default, says nothing.
+    #[inline]
+    fn solve(&self, _game: &G, _state: &G::State) -> Option<Solved> {
+        None
+    }
 }
 
 /// The game's own evaluation, [`Game::evaluate`]: the default of every search.

@@ -416,24 +416,27 @@ pub trait Game: Sync {
         false
     }
 
-    /// A specialised exact solver for positions near the end, if the game has one: the final
-    /// [`Outcome::margin`] for the player to move under perfect play, searched fail-soft
-    /// inside `(alpha, beta)` (a result `<= alpha` is an upper bound, `>= beta` a lower
-    /// bound). It counts the positions it visits on `budget` and gives up with `None` as soon
+    /// A specialised exact solver for positions near the end, if the game has one: a solver
+    /// that searches (say the last twelve empty squares of Othello, `ply_reversi`'s `endgame`
+    /// module) or an endgame database ([`crate::endgame::Tables`]) that looks the position up.
+    /// A margin solver answers [`Solved::Margin`], the final [`Outcome::margin`] for the player
+    /// to move under perfect play, searched fail-soft inside `(alpha, beta)` (a result
+    /// `<= alpha` is an upper bound, `>= beta` a lower bound); a database answers
+    /// [`Solved::Win`], [`Solved::Loss`] or [`Solved::Draw`] with the distance to the end.
+    /// The solver counts the positions it visits on `budget` and gives up with `None` as soon
     /// as [`SolverBudget::visit`] says stop (the search's time is up). `None` (the default)
     /// also when the position is not one it solves, which it must tell cheaply: the search
     /// asks at every node. Alpha-beta takes the answer as the exact value of the subtree (as
     /// a margin with
     /// [`margin_scores`](crate::search::alphabeta::AlphaBetaOptions::margin_scores), else as
-    /// a win, draw or loss), so a solver should answer only where it is fast, say the last
-    /// twelve empty squares of Othello (`ply_reversi`'s `endgame` module).
+    /// a win, draw or loss).
     fn solve_endgame(
         &self,
         _state: &Self::State,
         _alpha: i32,
         _beta: i32,
         _budget: &mut SolverBudget<'_>,
-    ) -> Option<i32> {
+    ) -> Option<Solved> {
         None
     }
 
@@ -461,6 +464,47 @@ pub trait Game: Sync {
     /// [`extensions`](crate::search::alphabeta::AlphaBetaOptions::extensions) on.
     fn extends(&self, _state: &Self::State, _child: &Self::State) -> bool {
         false
+    }
+}
+
+/// The answer of a game's exact solver ([`Game::solve_endgame`]) for the player to move.
+///
+/// ```
+/// use ply::Solved;
+/// assert_eq!(Solved::Win(3).margin(), 1);
+/// assert_eq!(Solved::Margin(-6).margin(), -6);
+/// assert_eq!(Solved::Loss(4).plies(), Some(4));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Solved {
+    /// The final margin under perfect play (fail-soft inside the window asked), length
+    /// unknown.
+    Margin(i32),
+    /// A win in this many plies.
+    Win(u32),
+    /// A loss in this many plies.
+    Loss(u32),
+    /// A draw.
+    Draw,
+}
+
+impl Solved {
+    /// The margin: the one given, or 1, 0 and -1 for a win, a draw and a loss.
+    pub fn margin(self) -> i32 {
+        match self {
+            Solved::Margin(m) => m,
+            Solved::Win(_) => 1,
+            Solved::Loss(_) => -1,
+            Solved::Draw => 0,
+        }
+    }
+
+    /// The plies to the end of the game, where the solver knows them (wins and losses).
+    pub fn plies(self) -> Option<u32> {
+        match self {
+            Solved::Win(n) | Solved::Loss(n) => Some(n),
+            Solved::Margin(_) | Solved::Draw => None,
+        }
     }
 }
 

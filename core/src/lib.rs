@@ -38,6 +38,7 @@
 //! - `testing`: the `ply::testing` conformance kit (adds `proptest`).
 
 pub mod arena;
+pub mod endgame;
 pub mod eval;
 mod game;
 pub mod games;
@@ -50,7 +51,7 @@ pub mod testing;
 pub mod zobrist;
 
 pub use game::{
-    Game, MoveList, Notation, Outcome, Player, Score, SolverBudget, MAX_MATE_PLIES,
+    Game, MoveList, Notation, Outcome, Player, Score, Solved, SolverBudget, MAX_MATE_PLIES,
     MOVE_LIST_INLINE,
 };
 pub use perft::{divide, perft, PerftMode};

@@ -11,6 +11,7 @@
 //! | [`play`] | the terminal play loop: humans and engines on any game |
 //! | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, merge, Elo, SPRT, SVG |
 //! | [`perft`] | the perft/divide tool |
+//! | [`egdb`] | endgame databases for any game with an index: build, info, probe, verify |
 //! | [`engines`] | clients of external engines (Hub, NBoard) over a process transport |
 //! | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
 //! | [`cli`] | whole programs (`perft`, `play`; the arena's is [`arena::main`]) over a registry |
@@ -28,6 +29,7 @@
 pub mod arena;
 pub mod bench;
 pub mod cli;
+pub mod egdb;
 pub mod engines;
 pub mod perft;
 pub mod play;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::endgame::EndgameIndex;
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 
@@ -122,6 +123,64 @@ impl Game for TicTacToe {
     #[inline]
     fn move_key(&self, _state: &TicTacToeState, mv: u8) -> u32 {
         u32::from(mv)
+    }
+}
+
+/// Tic-tac-toe's endgame index, the smallest example of one: a slice per number of empty
+/// squares (tic-tac-toe's "pieces" here are its empty squares, which every move makes
+/// fewer, so the full board's slice comes first), and a position's index is its board read
+/// as a base-3 number. Indices whose marks cannot occur in a game (more O than X, two X too
+/// many, two winners, play after a win) name no position.
+impl EndgameIndex for TicTacToe {
+    type Slice = u8;
+
+    fn table_set(&self) -> String {
+        "tictactoe".into()
+    }
+
+    fn slices(&self, pieces: u32) -> Vec<u8> {
+        (0..=pieces.min(9) as u8).collect()
+    }
+
+    fn slice_name(&self, slice: u8) -> String {
+        format!("empty{slice}")
+    }
+
+    fn slice_size(&self, _slice: u8) -> u64 {
+        3u64.pow(9)
+    }
+
+    fn pieces(&self, state: &TicTacToeState) -> u32 {
+        9 - state.filled().count_ones()
+    }
+
+    fn locate(&self, state: &TicTacToeState) -> Option<(u8, u64)> {
+        let index = (0..9)
+            .rev()
+            .fold(0u64, |acc, sq| acc * 3 + state.at(sq).map_or(0, |p| p.index() as u64 + 1));
+        Some((self.pieces(state) as u8, index))
+    }
+
+    fn position_of(&self, slice: u8, index: u64) -> Option<TicTacToeState> {
+        let mut state = TicTacToeState::default();
+        let mut rest = index;
+        for sq in 0..9 {
+            match rest % 3 {
+                1 => state.marks[0] |= 1 << sq,
+                2 => state.marks[1] |= 1 << sq,
+                _ => {}
+            }
+            rest /= 3;
+        }
+        let (x, o) = (state.marks[0].count_ones(), state.marks[1].count_ones());
+        let line = |p: usize| LINES.iter().any(|&l| state.marks[p] & l == l);
+        let possible = match (line(0), line(1)) {
+            (false, false) => x == o || x == o + 1,
+            (true, false) => x == o + 1,
+            (false, true) => x == o,
+            (true, true) => false,
+        };
+        (rest == 0 && possible && self.pieces(&state) == u32::from(slice)).then_some(state)
     }
 }
 

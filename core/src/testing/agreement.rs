@@ -467,13 +467,16 @@ impl<G: Game> Negamax<'_, G> {
         // The game's exact solver answers below the root, as in the search.
         if ply > 0 {
             let mut budget = crate::SolverBudget::unlimited();
-            if let Some(m) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut budget) {
+            if let Some(solved) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut budget)
+            {
+                let m = solved.margin();
                 return if self.mode.margin {
                     G::Score::from_f64(f64::from(m))
                 } else {
+                    let at = ply as u32 + solved.plies().unwrap_or(1);
                     match m.signum() {
-                        1 => G::Score::win_in(ply as u32 + 1),
-                        -1 => -G::Score::win_in(ply as u32 + 1),
+                        1 => G::Score::win_in(at),
+                        -1 => -G::Score::win_in(at),
                         _ => G::Score::zero(),
                     }
                 };

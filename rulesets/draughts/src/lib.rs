@@ -41,6 +41,7 @@
 //! ```
 
 mod bitboard;
+pub mod endgame;
 mod error;
 pub mod eval;
 pub mod features;

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use ply::eval::Evaluator;
-use ply::{Game, MoveList, Outcome, Player, SolverBudget};
+use ply::{Game, MoveList, Outcome, Player, Solved, SolverBudget};
 
 use crate::board::{
     bit_set, bit_test, bits_count, bits_is_empty, bits_or, for_each_bit, Bits, ReversiMove,
@@ -612,7 +612,7 @@ impl Game for Reversi {
         alpha: i32,
         beta: i32,
         budget: &mut SolverBudget<'_>,
-    ) -> Option<i32> {
+    ) -> Option<Solved> {
         if !self.is_othello() {
             return None;
         }
@@ -620,7 +620,7 @@ impl Game for Reversi {
         if (!(p | o)).count_ones() > self.endgame_empties {
             return None;
         }
-        crate::endgame::solve(p, o, alpha, beta, budget)
+        crate::endgame::solve(p, o, alpha, beta, budget).map(Solved::Margin)
     }
 
     #[inline]

@@ -70,7 +70,10 @@ fn the_solver_is_off_for_other_boards_and_when_asked() {
     // 14 empty squares: more than the default answers for.
     assert_eq!(game.solve_endgame(&state, -64, 64, &mut nodes), None);
     let game = game.with_endgame_empties(14);
-    assert_eq!(game.solve_endgame(&state, -64, 64, &mut nodes), Some(FFO[0].1));
+    assert_eq!(
+        game.solve_endgame(&state, -64, 64, &mut nodes),
+        Some(ply::Solved::Margin(FFO[0].1))
+    );
     let off = game.clone().with_endgame_empties(0);
     assert_eq!(off.solve_endgame(&state, -64, 64, &mut nodes), None);
     assert!(nodes.nodes() > 0);

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use smallvec::SmallVec;
 
-use crate::game::{MoveList, Outcome, Player, Score};
+use crate::game::{MoveList, Outcome, Player, Score, Solved};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Budget, Deadline, SearchError, Value};
 
@@ -547,6 +547,21 @@ pub(crate) fn terminal_score<S: Score>(
         -S::win_in(ply as u32)
     } else {
         S::zero()
+    }
+}
+
+/// The score of a game solver's answer ([`Game::solve_endgame`](crate::Game::solve_endgame))
+/// `ply` plies below the root: the margin with margin scores, else a win or loss at its
+/// distance (one ply when the solver gives none) or a draw.
+pub(crate) fn solved_score<S: Score>(solved: Solved, ply: usize, margin: bool) -> S {
+    let at = |plies: Option<u32>| ply as u32 + plies.unwrap_or(1);
+    if margin {
+        return S::from_f64(f64::from(solved.margin()));
+    }
+    match solved.margin().signum() {
+        1 => S::win_in(at(solved.plies())),
+        -1 => -S::win_in(at(solved.plies())),
+        _ => S::zero(),
     }
 }
 

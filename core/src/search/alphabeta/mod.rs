@@ -81,8 +81,8 @@ use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
 use common::{
-    helper_skips, inf, lazy_smp, terminal_score, value_of, window, Frame, Limits, MoveOrdering,
-    Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
+    helper_skips, inf, lazy_smp, solved_score, terminal_score, value_of, window, Frame, Limits,
+    MoveOrdering, Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
@@ -865,10 +865,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
     }
 
-    /// The game's own exact solver ([`Game::solve_endgame`]), if it answers for `state`: its
-    /// margin as the score with margin scores, else a win, draw or loss (asked with the
-    /// window (-1, 1), which is all the sign needs; a win of unknown length counts as one
-    /// ply away). Fail-soft inside `(alpha, beta)` like the search.
+    /// The game's own exact solver ([`Game::solve_endgame`]) or the evaluation's
+    /// ([`Evaluator::solve`], an endgame database), if one answers for `state`: its
+    /// margin as the score with margin scores, else a win, draw or loss (a margin solver is
+    /// asked with the window (-1, 1), which is all the sign needs; a win of unknown length
+    /// counts as one ply away, a database's win as its own length). Fail-soft inside
+    /// `(alpha, beta)` like the search.
     fn solved_by_game(
         &mut self,
         state: &G::State,
@@ -888,7 +890,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let limits = &self.limits;
             let stop = || limits.time_is_up();
             let mut budget = SolverBudget::new(&stop);
-            let answer = self.game.solve_endgame(state, a, b, &mut budget);
+            let answer = self
+                .game
+                .solve_endgame(state, a, b, &mut budget)
+                .or_else(|| self.eval.solve(self.game, state));
             (answer, budget.nodes(), budget.stopped())
         };
         self.limits.nodes += nodes;
@@ -897,20 +902,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.limits.aborted = true;
             return Some(G::Score::zero());
         }
-        let m = answer?;
+        let solved = answer?;
         if let Some(o) = self.game.outcome(state) {
             // A finished game scores as everywhere else (its win length is known).
             return Some(terminal_score(&o, self.game.to_move(state), ply, margin));
         }
-        Some(if margin {
-            G::Score::from_f64(f64::from(m))
-        } else if m > 0 {
-            G::Score::win_in(ply as u32 + 1)
-        } else if m < 0 {
-            -G::Score::win_in(ply as u32 + 1)
-        } else {
-            G::Score::zero()
-        })
+        Some(solved_score(solved, ply, margin))
     }
 
     #[allow(clippy::too_many_arguments)]
