@@ -8,7 +8,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -16,7 +16,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply::endgame::{
     build, default_dir, read_table_header, BuildEvent, EndgameIndex, SliceStats, Tables, Verdict,
 };
-use ply::{MoveList, Notation};
+use ply::eval::Evaluator;
+use ply::{Game, MoveList, Notation, Player, Solved};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -260,7 +261,7 @@ pub fn probe_report<G: EndgameIndex + Notation>(
         )
     })?;
     let mover = game.to_move(state);
-    let mut text = format!("{}\n{mover} to move: {verdict}", game.format_state(state));
+    let mut text = format!("{}\nthe side to move: {verdict}", game.format_state(state));
     if let Some(n) = verdict.plies() {
         text.push_str(if n == 1 { " ply" } else { " plies" });
     }
@@ -331,4 +332,54 @@ fn verify<G: EndgameIndex + Notation>(
     }
     writeln!(out, "{checked} positions checked move by move: every verdict agrees with its moves")
         .map_err(|e| e.to_string())
+}
+
+/// An exact solver for positions of `G`, type-erased: what an agent kit keeps of a game's
+/// endgame tables ([`solver`]).
+pub type Solver<G> = Arc<dyn Fn(&G, &<G as Game>::State) -> Option<Solved> + Send + Sync>;
+
+/// The solver of `game`'s tables under `dir` ([`Tables::solve`]: results that the draw
+/// rules let stand), or `None` when the directory holds none.
+pub fn solver<G: EndgameIndex>(game: &G, dir: &Path) -> Option<(Solver<G>, u32)> {
+    let tables = Arc::new(Tables::open(game, dir).ok()?);
+    let pieces = tables.pieces();
+    let solve: Solver<G> =
+        Arc::new(move |game: &G, state: &G::State| tables.solve(game, state).map(Solved::from));
+    Some((solve, pieces))
+}
+
+/// An evaluation with an optional exact solver ([`Evaluator::solve`]): the evaluation every
+/// registered search runs with, the solver being the game's endgame tables when the agent
+/// uses them.
+pub struct WithSolver<E, G: Game> {
+    inner: E,
+    solver: Option<Solver<G>>,
+}
+
+impl<E, G: Game> WithSolver<E, G> {
+    /// `inner`, with `solver` answering the positions it knows.
+    pub fn new(inner: E, solver: Option<Solver<G>>) -> WithSolver<E, G> {
+        WithSolver { inner, solver }
+    }
+}
+
+impl<E: Clone, G: Game> Clone for WithSolver<E, G> {
+    fn clone(&self) -> Self {
+        WithSolver { inner: self.inner.clone(), solver: self.solver.clone() }
+    }
+}
+
+impl<E: Evaluator<G>, G: Game + 'static> Evaluator<G> for WithSolver<E, G> {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
+        self.inner.evaluate(game, state, player)
+    }
+
+    #[inline]
+    fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
+        match &self.solver {
+            Some(solve) => self.inner.solve(game, state).or_else(|| solve(game, state)),
+            None => self.inner.solve(game, state),
+        }
+    }
 }
