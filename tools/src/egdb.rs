@@ -8,7 +8,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -335,17 +335,21 @@ fn verify<G: EndgameIndex + Notation>(
 }
 
 /// An exact solver for positions of `G`, type-erased: what an agent kit keeps of a game's
-/// endgame tables ([`solver`]).
+/// endgame tables ([`lazy_solver`]).
 pub type Solver<G> = Arc<dyn Fn(&G, &<G as Game>::State) -> Option<Solved> + Send + Sync>;
 
-/// The solver of `game`'s tables under `dir` ([`Tables::solve`]: results that the draw
-/// rules let stand), or `None` when the directory holds none.
-pub fn solver<G: EndgameIndex>(game: &G, dir: &Path) -> Option<(Solver<G>, u32)> {
-    let tables = Arc::new(Tables::open(game, dir).ok()?);
-    let pieces = tables.pieces();
-    let solve: Solver<G> =
-        Arc::new(move |game: &G, state: &G::State| tables.solve(game, state).map(Solved::from));
-    Some((solve, pieces))
+/// A solver over the tables of a game in `dir`, opened on its first question with the game
+/// it is asked about (`None` ever after when the directory holds no tables of that game).
+pub fn lazy_solver<G: EndgameIndex>(dir: &Path) -> Solver<G> {
+    let dir = dir.to_path_buf();
+    let tables: OnceLock<Option<Tables<G::Slice>>> = OnceLock::new();
+    Arc::new(move |game: &G, state: &G::State| {
+        tables
+            .get_or_init(|| Tables::open(game, &dir).ok())
+            .as_ref()?
+            .solve(game, state)
+            .map(Solved::from)
+    })
 }
 
 /// An evaluation with an optional exact solver ([`Evaluator::solve`]): the evaluation every

@@ -49,11 +49,13 @@ use crate::game::{Game, Solved};
 
 mod build;
 mod file;
+mod material;
 pub mod ranking;
 mod tables;
 
 pub use build::{build, solve_slice, BuildError, BuildEvent, BuildSummary, SliceStats};
 pub use file::{read_table, read_table_header, write_table, TableFile, TableFileError};
+pub use material::Material;
 pub use tables::{default_dir, Probed, Tables};
 
 /// A game whose positions with few pieces have a perfect index, for endgame databases.

@@ -1,7 +1,7 @@
 //! The endgame-database index of English checkers ([`ply::endgame::EndgameIndex`]), on any
 //! board size and under either rule set.
 //!
-//! A slice is a [`Material`]: the men and kings of each side. Within it a position's index
+//! A slice is a [`Material`]: the men and kings of each side, Black's first. Within it a position's index
 //! ranks, in turn, the black men among the squares a black man can stand on (all but the
 //! last row), the white men likewise (all but the first row), the black kings among the
 //! squares the men left empty, the white kings among the squares left after that, and the
@@ -15,60 +15,23 @@
 //! counts them.
 //!
 //! ```
-//! use ply::endgame::EndgameIndex;
+//! use ply::endgame::{EndgameIndex, Material};
 //! use ply::Notation;
 //! use ply_checkers::{EnglishCheckers, Rules};
-//! use ply_checkers::endgame::Material;
 //!
 //! let game = EnglishCheckers::standard_board(Rules::Standard);
 //! let state = game.parse_state("W:W18,K26:B1")?;
 //! let (slice, index) = game.locate(&state).unwrap();
-//! assert_eq!(slice, Material { black_men: 1, black_kings: 0, white_men: 1, white_kings: 1 });
+//! // Black: one man; White: one man and one king.
+//! assert_eq!(slice, Material::new([1, 1], [0, 1]));
 //! assert_eq!(game.position_of(slice, index), Some(state));
 //! # Ok::<(), ply_checkers::Error>(())
 //! ```
 
-use std::fmt;
-
 use ply::endgame::ranking::{binomial, compress, expand, rank, unrank};
-use ply::endgame::{EndgameIndex, Tables};
+use ply::endgame::{EndgameIndex, Material, Tables};
 
 use crate::rules::{CheckersState, Color, EnglishCheckers};
-
-/// A slice of the endgame tables: how many men and kings each side has.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Material {
-    /// Black's men.
-    pub black_men: u8,
-    /// Black's kings.
-    pub black_kings: u8,
-    /// White's men.
-    pub white_men: u8,
-    /// White's kings.
-    pub white_kings: u8,
-}
-
-impl Material {
-    /// Every piece.
-    pub fn pieces(&self) -> u32 {
-        u32::from(self.black_men + self.black_kings + self.white_men + self.white_kings)
-    }
-
-    fn men(&self) -> u32 {
-        u32::from(self.black_men + self.white_men)
-    }
-}
-
-impl fmt::Display for Material {
-    /// `bm2bk1-wm0wk2`: black men and kings, then white.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bm{}bk{}-wm{}wk{}",
-            self.black_men, self.black_kings, self.white_men, self.white_kings
-        )
-    }
-}
 
 /// The endgame tables of a checkers game, as [`EnglishCheckers::with_endgame`] takes them.
 pub type CheckersTables = Tables<Material>;
@@ -98,10 +61,10 @@ impl EnglishCheckers {
         let s = self.squares() as u32;
         let d = s - (self.size / 2) as u32;
         let (bm, bk, wm, wk) = (
-            u32::from(m.black_men),
-            u32::from(m.black_kings),
-            u32::from(m.white_men),
-            u32::from(m.white_kings),
+            u32::from(m.men[0]),
+            u32::from(m.kings[0]),
+            u32::from(m.men[1]),
+            u32::from(m.kings[1]),
         );
         [
             binomial(d, bm),
@@ -115,34 +78,14 @@ impl EnglishCheckers {
 impl EndgameIndex for EnglishCheckers {
     type Slice = Material;
 
-    /// `english-checkers-8x8-deepomatic` or `-standard`.
+    /// `english-checkers-8x8-deepomatic` or `-standard`; Black's material comes first.
     fn table_set(&self) -> String {
         format!("english-checkers-{n}x{n}-{}", self.rules, n = self.size)
     }
 
-    /// By number of pieces, then of men (a crowning makes one man fewer).
+    /// [`Material::up_to`], less what does not fit on a small board.
     fn slices(&self, pieces: u32) -> Vec<Material> {
-        let mut out = Vec::new();
-        let most = pieces.min(12) as u8;
-        for bm in 0..=most {
-            for bk in 0..=most - bm {
-                for wm in 0..=most - bm - bk {
-                    for wk in 0..=most - bm - bk - wm {
-                        let m = Material {
-                            black_men: bm,
-                            black_kings: bk,
-                            white_men: wm,
-                            white_kings: wk,
-                        };
-                        if m.pieces() > 0 && self.slice_size(m) > 0 {
-                            out.push(m);
-                        }
-                    }
-                }
-            }
-        }
-        out.sort_by_key(|m| (m.pieces(), m.men(), *m));
-        out
+        Material::up_to(pieces).into_iter().filter(|&m| self.slice_size(m) > 0).collect()
     }
 
     fn slice_name(&self, slice: Material) -> String {
@@ -162,12 +105,10 @@ impl EndgameIndex for EnglishCheckers {
         let [black, white] = state.pieces;
         let kings = state.kings;
         let count = |b: u128| u8::try_from(b.count_ones()).ok();
-        let m = Material {
-            black_men: count(black & !kings)?,
-            black_kings: count(black & kings)?,
-            white_men: count(white & !kings)?,
-            white_kings: count(white & kings)?,
-        };
+        let m = Material::new(
+            [count(black & !kings)?, count(white & !kings)?],
+            [count(black & kings)?, count(white & kings)?],
+        );
         if m.pieces() > 12 {
             return None;
         }
@@ -201,14 +142,14 @@ impl EndgameIndex for EnglishCheckers {
         if bmr >= f[0] {
             return None;
         }
-        let bm = expand(unrank(bmr, u32::from(slice.black_men)), self.man_squares(Color::Black));
-        let wm = expand(unrank(wmr, u32::from(slice.white_men)), self.man_squares(Color::White));
+        let bm = expand(unrank(bmr, u32::from(slice.men[0])), self.man_squares(Color::Black));
+        let wm = expand(unrank(wmr, u32::from(slice.men[1])), self.man_squares(Color::White));
         if bm & wm != 0 {
             return None;
         }
         let all = self.all_squares();
-        let bk = expand(unrank(bkr, u32::from(slice.black_kings)), all & !(bm | wm));
-        let wk = expand(unrank(wkr, u32::from(slice.white_kings)), all & !(bm | wm | bk));
+        let bk = expand(unrank(bkr, u32::from(slice.kings[0])), all & !(bm | wm));
+        let wk = expand(unrank(wkr, u32::from(slice.kings[1])), all & !(bm | wm | bk));
         let to_move = if side == 0 { Color::Black } else { Color::White };
         let mut state = CheckersState::empty(to_move, self.size);
         state.pieces = [bm | bk, wm | wk];
@@ -233,7 +174,7 @@ mod tests {
         let tables = Tables::open(&free, &dir).unwrap();
         let game = EnglishCheckers::new(6, crate::Rules::Standard).unwrap();
         let limit = game.draw_rules().quiet_plies.unwrap();
-        let m = Material { black_men: 0, black_kings: 1, white_men: 1, white_kings: 0 };
+        let m = Material::new([0, 1], [1, 0]);
         let (mut state, n) = (0..free.slice_size(m))
             .filter_map(|i| free.position_of(m, i))
             .find_map(|s| match tables.solve(&game, &s) {

@@ -5,12 +5,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ply::endgame::{build, solve_slice, EndgameIndex, Probed, Tables, Verdict};
+use ply::endgame::{build, solve_slice, EndgameIndex, Material, Probed, Tables, Verdict};
 use ply::eval::GameEval;
 use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, MoveList, Notation};
-use ply_checkers::endgame::Material;
 use ply_checkers::{DrawRules, EnglishCheckers, Rules};
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -31,10 +30,10 @@ fn count(game: &EnglishCheckers, pieces: u32) -> u64 {
         .filter(|m| m.pieces() == pieces)
         .map(|m| {
             let (bm, bk, wm, wk) = (
-                u64::from(m.black_men),
-                u64::from(m.black_kings),
-                u64::from(m.white_men),
-                u64::from(m.white_kings),
+                u64::from(m.men[0]),
+                u64::from(m.kings[0]),
+                u64::from(m.men[1]),
+                u64::from(m.kings[1]),
             );
             let kings = binomial(squares - bm - wm, bk) * binomial(squares - bm - wm - bk, wk);
             assert_eq!(game.slice_size(m), binomial(domain, bm) * binomial(domain, wm) * kings * 2);

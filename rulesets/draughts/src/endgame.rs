@@ -1,6 +1,6 @@
 //! The endgame-database index of international draughts ([`ply::endgame::EndgameIndex`]).
 //!
-//! A slice is a [`Material`]: the men and kings of each side. Within it a position's index
+//! A slice is a [`Material`]: the men and kings of each side, White's first. Within it a position's index
 //! ranks, in turn, the white men among the 45 squares a white man can stand on (all but
 //! squares 1-5), the black men likewise (all but 46-50), the white kings among the squares
 //! the men left empty, the black kings among the squares left after that, and the side to
@@ -12,62 +12,25 @@
 //! ([`EndgameIndex::plies_left`]).
 //!
 //! ```
-//! use ply::endgame::EndgameIndex;
+//! use ply::endgame::{EndgameIndex, Material};
 //! use ply::Notation;
-//! use ply_draughts::endgame::Material;
 //! use ply_draughts::InternationalDraughts;
 //!
 //! let game = InternationalDraughts::new();
 //! let state = game.parse_state("W:WK46,28:B14")?;
 //! let (slice, index) = game.locate(&state).unwrap();
-//! assert_eq!(slice, Material { white_men: 1, white_kings: 1, black_men: 1, black_kings: 0 });
+//! // White: a man and a king; Black: a man.
+//! assert_eq!(slice, Material::new([1, 1], [1, 0]));
 //! assert_eq!(game.position_of(slice, index), Some(state));
 //! # Ok::<(), ply_draughts::Error>(())
 //! ```
 
-use std::fmt;
-
 use ply::endgame::ranking::{binomial, compress, expand, rank, unrank};
-use ply::endgame::{EndgameIndex, Tables};
+use ply::endgame::{EndgameIndex, Material, Tables};
 
 use crate::bitboard::{bit_of, square_of, Bits, BLACK_PROMOTION, WHITE_PROMOTION};
 use crate::movegen::Pieces;
 use crate::rules::{DraughtsState, InternationalDraughts};
-
-/// A slice of the endgame tables: how many men and kings each side has.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Material {
-    /// White's men.
-    pub white_men: u8,
-    /// White's kings.
-    pub white_kings: u8,
-    /// Black's men.
-    pub black_men: u8,
-    /// Black's kings.
-    pub black_kings: u8,
-}
-
-impl Material {
-    /// Every piece.
-    pub fn pieces(&self) -> u32 {
-        u32::from(self.white_men + self.white_kings + self.black_men + self.black_kings)
-    }
-
-    fn men(&self) -> u32 {
-        u32::from(self.white_men + self.black_men)
-    }
-}
-
-impl fmt::Display for Material {
-    /// `wm1wk2-bm0bk1`: white men and kings, then black.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "wm{}wk{}-bm{}bk{}",
-            self.white_men, self.white_kings, self.black_men, self.black_kings
-        )
-    }
-}
 
 /// The endgame tables of international draughts.
 pub type DraughtsTables = Tables<Material>;
@@ -100,10 +63,10 @@ impl InternationalDraughts {
     /// The ways to place each kind of piece of `m`, in index order.
     fn factors(m: Material) -> [u64; 4] {
         let (wm, wk, bm, bk) = (
-            u32::from(m.white_men),
-            u32::from(m.white_kings),
-            u32::from(m.black_men),
-            u32::from(m.black_kings),
+            u32::from(m.men[0]),
+            u32::from(m.kings[0]),
+            u32::from(m.men[1]),
+            u32::from(m.kings[1]),
         );
         [
             binomial(45, wm),
@@ -127,29 +90,9 @@ impl EndgameIndex for InternationalDraughts {
         }
     }
 
-    /// By number of pieces, then of men (a crowning makes one man fewer).
+    /// [`Material::up_to`].
     fn slices(&self, pieces: u32) -> Vec<Material> {
-        let most = pieces.min(12) as u8;
-        let mut out = Vec::new();
-        for wm in 0..=most {
-            for wk in 0..=most - wm {
-                for bm in 0..=most - wm - wk {
-                    for bk in 0..=most - wm - wk - bm {
-                        let m = Material {
-                            white_men: wm,
-                            white_kings: wk,
-                            black_men: bm,
-                            black_kings: bk,
-                        };
-                        if m.pieces() > 0 {
-                            out.push(m);
-                        }
-                    }
-                }
-            }
-        }
-        out.sort_by_key(|m| (m.pieces(), m.men(), *m));
-        out
+        Material::up_to(pieces)
     }
 
     fn slice_name(&self, slice: Material) -> String {
@@ -172,12 +115,8 @@ impl EndgameIndex for InternationalDraughts {
         }
         let (wm, wk) = (dense(p.white & !p.kings), dense(p.white & p.kings));
         let (bm, bk) = (dense(p.black & !p.kings), dense(p.black & p.kings));
-        let m = Material {
-            white_men: wm.count_ones() as u8,
-            white_kings: wk.count_ones() as u8,
-            black_men: bm.count_ones() as u8,
-            black_kings: bk.count_ones() as u8,
-        };
+        let count = |b: u128| b.count_ones() as u8;
+        let m = Material::new([count(wm), count(bm)], [count(wk), count(bk)]);
         let f = InternationalDraughts::factors(m);
         let [white_domain, black_domain] = InternationalDraughts::man_squares();
         let index = ((rank(compress(wm, white_domain)) * f[1] + rank(compress(bm, black_domain)))
@@ -202,13 +141,13 @@ impl EndgameIndex for InternationalDraughts {
             return None;
         }
         let [white_domain, black_domain] = InternationalDraughts::man_squares();
-        let wm = expand(unrank(wmr, u32::from(slice.white_men)), white_domain);
-        let bm = expand(unrank(bmr, u32::from(slice.black_men)), black_domain);
+        let wm = expand(unrank(wmr, u32::from(slice.men[0])), white_domain);
+        let bm = expand(unrank(bmr, u32::from(slice.men[1])), black_domain);
         if wm & bm != 0 {
             return None;
         }
-        let wk = expand(unrank(wkr, u32::from(slice.white_kings)), ALL & !(wm | bm));
-        let bk = expand(unrank(bkr, u32::from(slice.black_kings)), ALL & !(wm | bm | wk));
+        let wk = expand(unrank(wkr, u32::from(slice.kings[0])), ALL & !(wm | bm));
+        let bk = expand(unrank(bkr, u32::from(slice.kings[1])), ALL & !(wm | bm | wk));
         let pieces =
             Pieces { white: sparse(wm | wk), black: sparse(bm | bk), kings: sparse(wk | bk) };
         Some(DraughtsState::from_parts(pieces, white_to_move, 0))

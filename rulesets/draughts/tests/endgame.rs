@@ -3,12 +3,11 @@
 
 use std::sync::Arc;
 
-use ply::endgame::{build, EndgameIndex, Probed, Tables, Verdict};
+use ply::endgame::{build, EndgameIndex, Material, Probed, Tables, Verdict};
 use ply::eval::GameEval;
 use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, Notation};
-use ply_draughts::endgame::Material;
 use ply_draughts::InternationalDraughts;
 
 #[test]
@@ -28,7 +27,7 @@ fn locate_and_position_are_inverse() {
     }
     assert!(seen > 10_000, "{seen}");
     // Men never stand on their crowning row: 45 squares each.
-    let m = Material { white_men: 1, white_kings: 0, black_men: 0, black_kings: 0 };
+    let m = Material::new([1, 0], [0, 0]);
     assert_eq!(game.slice_size(m), 90);
 }
 
@@ -41,7 +40,7 @@ fn three_piece_tables_are_consistent_and_agree_with_alpha_beta() {
     let tables = Arc::new(Tables::open(&game, &dir).unwrap());
     assert_eq!(tables.pieces(), 3);
     // One king against one king: a draw by rule, whoever moves.
-    let kvk = Material { white_men: 0, white_kings: 1, black_men: 0, black_kings: 1 };
+    let kvk = Material::new([0, 0], [1, 1]);
     let state = game.position_of(kvk, 4321).unwrap();
     assert_eq!(tables.probe(&game, &state), Some(Verdict::Draw));
     let (mut checked, mut searched, mut wins) = (0, 0, 0);
