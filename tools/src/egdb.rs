@@ -216,7 +216,7 @@ fn info<G: EndgameIndex>(game: &G, dir: &Path, out: &mut dyn Write) -> Result<()
     for pieces in 1..=tables.pieces() {
         let mut level = SliceStats::default();
         let mut slices = 0;
-        let fewer = game.slices(pieces - 1);
+        let fewer = if pieces == 1 { Vec::new() } else { game.slices(pieces - 1) };
         for slice in game.slices(pieces).into_iter().filter(|s| !fewer.contains(s)) {
             let path = tables.dir().join(format!("{}.egdb", game.slice_name(slice)));
             let header = read_table_header(&path).map_err(|e| e.to_string())?;
@@ -334,22 +334,57 @@ fn verify<G: EndgameIndex + Notation>(
         .map_err(|e| e.to_string())
 }
 
-/// An exact solver for positions of `G`, type-erased: what an agent kit keeps of a game's
-/// endgame tables ([`lazy_solver`]).
-pub type Solver<G> = Arc<dyn Fn(&G, &<G as Game>::State) -> Option<Solved> + Send + Sync>;
+/// A game's endgame tables as an agent kit keeps them, type-erased: what answers the
+/// searches ([`WithSolver`]) and the terminal.
+pub trait TableSource<G: Game>: Send + Sync {
+    /// The tables' verdict on `state`, as far as the draw rules let it stand
+    /// ([`Tables::solve`]).
+    fn solve(&self, game: &G, state: &G::State) -> Option<Solved>;
 
-/// A solver over the tables of a game in `dir`, opened on its first question with the game
-/// it is asked about (`None` ever after when the directory holds no tables of that game).
-pub fn lazy_solver<G: EndgameIndex>(dir: &Path) -> Solver<G> {
-    let dir = dir.to_path_buf();
-    let tables: OnceLock<Option<Tables<G::Slice>>> = OnceLock::new();
-    Arc::new(move |game: &G, state: &G::State| {
-        tables
-            .get_or_init(|| Tables::open(game, &dir).ok())
-            .as_ref()?
-            .solve(game, state)
-            .map(Solved::from)
-    })
+    /// What the tables hold, for a program's first lines (`None` when there are none).
+    fn describe(&self, game: &G) -> Option<String>;
+}
+
+/// A shared [`TableSource`].
+pub type Solver<G> = Arc<dyn TableSource<G>>;
+
+/// A game's tables in a directory, opened on the first question with the game it is asked
+/// about (and nothing ever after when the directory holds no tables of that game).
+pub struct LazyTables<G: EndgameIndex> {
+    dir: PathBuf,
+    tables: OnceLock<Option<Tables<G::Slice>>>,
+}
+
+impl<G: EndgameIndex> LazyTables<G> {
+    /// The tables in `dir`, not opened yet.
+    pub fn new(dir: &Path) -> LazyTables<G> {
+        LazyTables { dir: dir.to_path_buf(), tables: OnceLock::new() }
+    }
+
+    fn open(&self, game: &G) -> Option<&Tables<G::Slice>> {
+        self.tables.get_or_init(|| Tables::open(game, &self.dir).ok()).as_ref()
+    }
+}
+
+impl<G: EndgameIndex> TableSource<G> for LazyTables<G> {
+    #[inline]
+    fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
+        self.open(game)?.solve(game, state).map(Solved::from)
+    }
+
+    fn describe(&self, game: &G) -> Option<String> {
+        let t = self.open(game)?;
+        Some(format!(
+            "endgame tables: every position with up to {} pieces ({})",
+            t.pieces(),
+            t.dir().display()
+        ))
+    }
+}
+
+/// [`LazyTables`] in `dir`, shared.
+pub fn lazy_solver<G: EndgameIndex + 'static>(dir: &Path) -> Solver<G> {
+    Arc::new(LazyTables::<G>::new(dir))
 }
 
 /// An evaluation with an optional exact solver ([`Evaluator::solve`]): the evaluation every
@@ -382,7 +417,7 @@ impl<E: Evaluator<G>, G: Game + 'static> Evaluator<G> for WithSolver<E, G> {
     #[inline]
     fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
         match &self.solver {
-            Some(solve) => self.inner.solve(game, state).or_else(|| solve(game, state)),
+            Some(tables) => self.inner.solve(game, state).or_else(|| tables.solve(game, state)),
             None => self.inner.solve(game, state),
         }
     }

@@ -48,8 +48,13 @@ impl<S: Copy + Eq + Hash> Tables<S> {
         let set_dir = dir.join(&set);
         let mut tables =
             Tables { set: set.clone(), dir: set_dir.clone(), pieces: 0, slots: HashMap::new() };
+        let mut known = 0;
         for pieces in 1..=MOST_PIECES {
             let slices = game.slices(pieces);
+            if slices.len() == known {
+                break; // no position has this many pieces
+            }
+            known = slices.len();
             let mut found = Vec::new();
             for &slice in &slices {
                 if tables.slots.contains_key(&slice) {
