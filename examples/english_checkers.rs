@@ -8,6 +8,7 @@
 //! cargo run --release --example english_checkers -- --color white --time 2s
 //! cargo run --release --example english_checkers -- --human none      # engine vs engine
 //! cargo run --release --example english_checkers -- --rules standard --size 10
+//! cargo run --release --example english_checkers -- --no-book         # engine out of book
 //! cargo run --release --example english_checkers -- --fen "B:W18,K26:B1,K14"
 //! echo '{"board": ["_b__","____","____","w___"], "color": "b"}' \
 //!     | cargo run --release --example english_checkers -- moves
@@ -96,5 +97,8 @@ fn main() -> ExitCode {
         if cli.no_draw { ", no draw rules" } else { "" },
         n = game.size()
     );
-    run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
+    // The engine plays from the book of these rules (Deepomatic 8x8 has one) unless told
+    // --no-book or given another with --book.
+    let kit = entry.kit_for(&game, &cli.options);
+    run_program(&game, &cli.play, entry.info().play_defaults(), &kit)
 }

@@ -7,6 +7,7 @@
 //! cargo run --release --example international_draughts -- --human second --engine alphabeta:time=3s
 //! cargo run --release --example international_draughts -- --position "W:WK46,28:B12,K40"
 //! cargo run --release --example international_draughts -- hub          # Hub protocol engine
+//! cargo run --release --example international_draughts -- --no-book    # engine out of book
 //! ```
 //!
 //! Type moves in standard notation (`32-28`, `28x19`, `19x28x37` when a short capture is
@@ -117,5 +118,7 @@ fn main() -> ExitCode {
     };
     let game = InternationalDraughts::with_draw_rules(rules);
     let entry = ply_examples::international_draughts();
-    run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit)
+    // The engine plays from the draughts book unless told --no-book or given another.
+    let kit = entry.kit_for(&game, &ply_tools::registry::GameOptions::default());
+    run_program(&game, &cli.play, entry.info().play_defaults(), &kit)
 }

@@ -54,6 +54,9 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
     .evaluator("learned", ply_checkers::learned())
     .features(ply_checkers::CheckersFeatures)
+    .endgame()
+    // Built by `book` under the Deepomatic rules on 8x8; other rules and sizes have none.
+    .opening_book(ply_checkers::book::opening_book)
 }
 
 /// International draughts (FMJD rules); Hub engines such as Scan play it.
@@ -69,7 +72,9 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .evaluator("material", ply_draughts::eval::Material)
     .evaluator("learned", ply_draughts::learned())
     .features(ply_draughts::DraughtsFeatures)
+    .endgame()
     .hub(draughts_hub_codec())
+    .opening_book(ply_draughts::book::opening_book)
 }
 
 /// English checkers in the JSON-lines protocol of `english_checkers play` (the seed's board

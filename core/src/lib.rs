@@ -38,6 +38,7 @@
 //! - `testing`: the `ply::testing` conformance kit (adds `proptest`).
 
 pub mod arena;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 mod game;

@@ -257,10 +257,53 @@ fn bad_options_are_errors_with_a_nonzero_exit() {
 fn enter_plays_a_forced_move_and_end_of_input_ends_the_game() {
     let r = run(
         "english_checkers",
-        &["--human", "first", "--depth", "2", "--seed", "1"],
+        // Out of the book: the engine's own depth-2 reply leads to the forced capture.
+        &["--human", "first", "--depth", "2", "--seed", "1", "--no-book"],
         "11-15\n\nlist\n",
     );
     assert!(r.success, "{}", tail(&r.stdout));
     assert!(r.stdout.contains("moves: 1. 11-15 24-19 2. 15x24"), "{}", tail(&r.stdout));
     assert!(r.stdout.contains("end of input: game left after"), "{}", tail(&r.stdout));
+}
+
+/// The engines of checkers and draughts play from the game's own opening book by default
+/// (their lines say `book`), not with `--no-book`; `--book FILE` gives another book, and a
+/// file that is not a book is an error.
+#[test]
+fn engines_play_from_the_book_unless_told_no_book() {
+    for name in ["english_checkers", "international_draughts"] {
+        let base = ["--human", "none", "--depth", "1", "--seed", "5"];
+        let with = run(name, &base, "");
+        let what = format!("{name}\n{}\n{}", tail(&with.stdout), with.stderr);
+        assert!(with.success && with.stdout.contains("result: "), "{what}");
+        let first = with.stdout.lines().find(|l| l.contains(" plays ")).expect("a move");
+        assert!(first.contains("   book  score "), "{name}: {first}");
+        let off: Vec<&str> = base.iter().copied().chain(["--no-book"]).collect();
+        let without = run(name, &off, "");
+        let what = format!("{name} --no-book\n{}\n{}", tail(&without.stdout), without.stderr);
+        assert!(without.success && without.stdout.contains("result: "), "{what}");
+        assert!(!without.stdout.contains("   book  "), "{what}");
+        // The same with the spec's own switch.
+        let spec = ["--human", "none", "--engine", "alphabeta:depth=1,book=off", "--seed", "5"];
+        let r = run(name, &spec, "");
+        assert!(r.success && !r.stdout.contains("   book  "), "{name}: {}", tail(&r.stdout));
+    }
+    // Another book from a file: tic-tac-toe has none of its own.
+    let dir = std::env::temp_dir().join(format!("ply-programs-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let book = dir.join("ttt.txt");
+    std::fs::write(&book, "ply-book 1\ngame: tictactoe\n\n| a1=+1\n").expect("a book file");
+    let book = book.to_str().expect("a UTF-8 path");
+    let r = run("tictactoe", &["--human", "none", "--book", book, "--seed", "1"], "");
+    let first = r.stdout.lines().find(|l| l.contains(" plays ")).unwrap_or_default().to_string();
+    assert!(r.success && first.contains("plays a1   book"), "{first}\n{}", r.stderr);
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "ply-book 1\n| z9=1\n").expect("a book file");
+    let bad = bad.to_str().expect("a UTF-8 path");
+    let r = run("tictactoe", &["--human", "none", "--book", bad], "");
+    assert!(!r.success && r.stderr.contains("line 2"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    let r = run("tictactoe", &["--human", "none", "--book", bad, "--no-book"], "");
+    assert!(!r.success && r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).expect("removing the temporary directory");
 }

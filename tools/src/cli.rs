@@ -101,7 +101,10 @@ pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
         .get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match entry.build(&cli.options) {
-        Ok(game) => crate::play::run_program(&game, &cli.play, info.play_defaults(), &entry.kit),
+        Ok(game) => {
+            let kit = entry.kit_for(&game, &cli.options);
+            crate::play::run_program(&game, &cli.play, info.play_defaults(), &kit)
+        }
         Err(e) => fail(e),
     }
 }

@@ -4,10 +4,12 @@
 //! `egdb verify` checks sampled positions move by move.
 //!
 //! A game gets the command by registering its index ([`crate::registry::GameEntry::endgame`]);
-//! the engines then take `egdb=on|off|DIR` in their spec.
+//! the engines then take `egdb=on|off|DIR` in their spec. [`main`] is the whole program
+//! over a registry.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,7 @@ use ply::{Game, MoveList, Notation, Player, Solved};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::registry::{GameOptions, Registry};
 use crate::units::{hms, si};
 
 /// What `egdb` does.
@@ -77,6 +80,38 @@ impl EgdbArgs {
             .clone()
             .or_else(default_dir)
             .ok_or_else(|| "no directory: give --dir, or set PLY_EGDB or HOME".to_string())
+    }
+}
+
+/// Build, list, probe and verify endgame databases of a registered game.
+#[derive(clap::Parser, Debug)]
+#[command(name = "egdb")]
+struct EgdbCli {
+    /// The game (one with an endgame index; see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    egdb: EgdbArgs,
+}
+
+/// The `egdb` program: `egdb --game GAME [game options] build|info|probe|verify ...` for any
+/// game of `registry` that registers an endgame index.
+pub fn main(registry: &Registry) -> ExitCode {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = EgdbCli::command().after_help(registry.help()).get_matches();
+    let cli = EgdbCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = registry
+        .get(&cli.game)
+        .map_err(|e| e.to_string())
+        .and_then(|game| game.egdb(&cli.options, &cli.egdb, &mut std::io::stdout()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -28,6 +28,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod egdb;
 pub mod engines;

@@ -54,6 +54,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use std::time::Duration;
 
 use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
+use ply::book::Book;
 use ply::games::mix64;
 use ply::search::{Agent, Budget, Deadline, Position, Progress, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
@@ -63,14 +64,16 @@ use crate::registry::AgentKit;
 mod commands;
 mod display;
 
-use crate::spec::{parse_duration, AgentSpec};
+use crate::spec::{parse_duration, AgentSpec, BookChoice};
 pub use commands::{read_input, BudgetChange, Input, InputError, HELP};
 pub use display::{
-    describe_outcome, engine_line, format_line, hint_line, score_sheet, status_line,
-    terminal_width, wrap,
+    book_line, describe_outcome, engine_line, format_line, from_book, hint_line, score_sheet,
+    status_line, tables_line, terminal_width, wrap,
 };
 
 /// Who plays a seat.
+// A few seats per game: the size of a spec inline does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Seat {
     /// A person at the terminal.
@@ -164,6 +167,14 @@ pub struct PlayArgs {
     /// No colours in the terminal (the NO_COLOR environment variable does the same).
     #[arg(long)]
     pub no_color: bool,
+    /// The engines play without an opening book (by default, searches play from the game's
+    /// own book while the game is in it, where the game has one).
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
+    /// The engines play from this opening book (a file written by the book program)
+    /// instead of the game's own.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<String>,
     /// Watch engines play each other: every position is shown, with DELAY between moves
     /// (default 1s). Engines play every seat unless --human or --seat says otherwise.
     #[arg(long, value_name = "DELAY", num_args = 0..=1, default_missing_value = "1s",
@@ -232,7 +243,7 @@ fn parse_time(text: &str) -> Result<Duration, String> {
 
 impl PlayArgs {
     /// The engine specs: `--engine`s, else `default`, with `--time`/`--depth` applied to
-    /// every one (`--depth` alone drops the spec's time limit).
+    /// every one (`--depth` alone drops the spec's time limit), and `--no-book`/`--book`.
     ///
     /// # Errors
     /// If `default` is not a spec.
@@ -269,6 +280,11 @@ impl PlayArgs {
                 if self.time.is_none() {
                     spec.time = None;
                 }
+            }
+            if self.no_book {
+                spec.book = Some(BookChoice::Off);
+            } else if let Some(file) = &self.book {
+                spec.book = Some(BookChoice::File(file.clone()));
             }
         }
         Ok(specs)
@@ -488,7 +504,8 @@ pub fn clock_seed() -> u64 {
     mix64(nanos as u64) % 1_000_000
 }
 
-type Engine<G> = (Box<dyn Agent<G> + Send>, Budget, String);
+/// An engine seat: its agent, budget, spec (as text) and opening book (to tell book moves).
+type Engine<G> = (Box<dyn Agent<G> + Send>, Budget, String, Option<Arc<Book<G>>>);
 
 fn build_engines<G: Notation + Sync + 'static>(
     seats: &[Seat],
@@ -501,12 +518,15 @@ fn build_engines<G: Notation + Sync + 'static>(
         .map(|(s, seat)| match seat {
             Seat::Human => Ok(None),
             Seat::Engine(spec) => {
-                let mut agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(|e| {
-                    PlayLoopError::Spec { spec: spec.to_string(), reason: e.to_string() }
-                })?;
+                let fail = |e: crate::spec::SpecError| PlayLoopError::Spec {
+                    spec: spec.to_string(),
+                    reason: e.to_string(),
+                };
+                let book = kit.book_for(spec).map_err(fail)?;
+                let mut agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(fail)?;
                 // Tables are allocated now, before the first move's clock starts.
                 agent.new_game();
-                Ok(Some((agent, spec.budget(), spec.to_string())))
+                Ok(Some((agent, spec.budget(), spec.to_string(), book)))
             }
         })
         .collect()
@@ -524,7 +544,7 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     out: &mut impl Write,
 ) -> Result<SearchReport<G::Move>, PlayLoopError> {
     let game = record.game();
-    let (agent, budget, spec) = engines[seat].as_mut().expect("an engine seat");
+    let (agent, budget, spec, book) = engines[seat].as_mut().expect("an engine seat");
     let hit = pondered.is_some();
     let report = match pondered {
         Some(report) => report,
@@ -537,7 +557,10 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
             searched.map_err(|source| PlayLoopError::Search { spec: spec.clone(), source })?
         }
     };
-    let mut line = engine_line(game, record.state(), who, &report);
+    let mut line = match from_book(book.as_deref(), game, record.state(), &report) {
+        true => book_line(game, record.state(), who, &report),
+        false => engine_line(game, record.state(), who, &report),
+    };
     if hit {
         line += "  (ponder hit)";
     }
@@ -608,7 +631,7 @@ fn observe_all<G: Game>(
     skip: Option<usize>,
 ) {
     for (s, engine) in engines.iter_mut().enumerate() {
-        if let Some((agent, _, _)) = engine.as_mut().filter(|_| Some(s) != skip) {
+        if let Some((agent, _, _, _)) = engine.as_mut().filter(|_| Some(s) != skip) {
             agent.observe(game, before, mv);
         }
     }
@@ -639,9 +662,10 @@ struct Ponder<'scope, G: Game> {
     seat: usize,
     /// The human move the search assumes.
     expected: G::Move,
-    /// The seat's budget and spec, for its seat again.
+    /// The seat's budget, spec and book, for its seat again.
     budget: Budget,
     spec: String,
+    book: Option<Arc<Book<G>>>,
     /// How long the search may go on after a hit, counted from it.
     after_hit: Option<Duration>,
     stop: Arc<AtomicBool>,
@@ -669,7 +693,12 @@ impl<'scope, G: Game> Ponder<'scope, G> {
             return None;
         }
         let seat = game.to_move(after.state()).index();
-        let (mut agent, budget, spec) = engines.get_mut(seat)?.take()?;
+        // A position of the engine's book is answered from the book: nothing to ponder.
+        let (_, _, _, book) = engines.get(seat)?.as_ref()?;
+        if book.as_ref().is_some_and(|b| !b.moves(game, after.state()).is_empty()) {
+            return None;
+        }
+        let (mut agent, budget, spec, book) = engines.get_mut(seat)?.take()?;
         let stop = Arc::new(AtomicBool::new(false));
         let mut search = budget.clone();
         let after_hit = match (search.time.take(), search.clock.take()) {
@@ -693,6 +722,7 @@ impl<'scope, G: Game> Ponder<'scope, G> {
             expected,
             budget,
             spec,
+            book,
             after_hit,
             stop,
             finished,
@@ -719,7 +749,8 @@ impl<'scope, G: Game> Ponder<'scope, G> {
         let thread = self.thread.take()?;
         let (agent, result) =
             thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        engines[self.seat] = Some((agent, self.budget.clone(), self.spec.clone()));
+        engines[self.seat] =
+            Some((agent, self.budget.clone(), self.spec.clone(), self.book.clone()));
         if hit {
             result.ok()
         } else {
@@ -822,6 +853,9 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         let last = record.moves().last().copied();
         writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
         writeln!(out, "{}", wrap(&numbered_moves(game, record.state()), terminal_width(), ""))?;
+        if let Some(verdict) = kit.tables_verdict(game, record.state()) {
+            writeln!(out, "{}", tables_line(&who, verdict))?;
+        }
         let expected =
             if config.ponder { expected_move(last_pv.as_ref(), record.moves()) } else { None };
         let ending = std::thread::scope(|scope| -> Result<Option<Ending>, PlayLoopError> {
@@ -850,7 +884,12 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     Ok(Input::Go) => match assist(&record, &helpers[seat], config.seed, kit) {
                         Ok(report) => {
                             let by = format!("{who} (engine)");
-                            let line = engine_line(game, record.state(), &by, &report);
+                            let book = kit.book_for(&helpers[seat]).ok().flatten();
+                            let line =
+                                match from_book(book.as_deref(), game, record.state(), &report) {
+                                    true => book_line(game, record.state(), &by, &report),
+                                    false => engine_line(game, record.state(), &by, &report),
+                                };
                             writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?;
                             report.best_move
                         }
@@ -861,15 +900,19 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     },
                     Ok(Input::Hint) => {
                         match assist(&record, &helpers[seat], config.seed, kit) {
-                            Ok(report) => writeln!(
-                                out,
-                                "{}",
-                                wrap(
-                                    &hint_line(game, record.state(), &report),
-                                    terminal_width(),
-                                    ENGINE_INDENT
-                                )
-                            )?,
+                            Ok(report) => {
+                                let book = kit.book_for(&helpers[seat]).ok().flatten();
+                                let state = record.state();
+                                let line = match from_book(book.as_deref(), game, state, &report) {
+                                    true => book_line(game, state, "hint:", &report).replacen(
+                                        "hint: plays",
+                                        "hint:",
+                                        1,
+                                    ),
+                                    false => hint_line(game, state, &report),
+                                };
+                                writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?
+                            }
                             Err(e) => writeln!(out, "hint: {e}")?,
                         }
                         continue;
@@ -1172,7 +1215,7 @@ fn change_budgets<G: Game>(
     let mut now = Vec::new();
     let mut kept = Vec::new();
     for (seat, engine) in seats.iter_mut().zip(engines.iter_mut()) {
-        let (Seat::Engine(spec), Some((_, budget, name))) = (seat, engine.as_mut()) else {
+        let (Seat::Engine(spec), Some((_, budget, name, _))) = (seat, engine.as_mut()) else {
             continue;
         };
         if rebudget(spec, change) {
@@ -1240,10 +1283,14 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
         .map(|i| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string()))
         .collect();
     let specs: Vec<Seat> = seats.iter().cloned().map(Seat::Engine).collect();
+    let mut books = Vec::with_capacity(seats.len());
     let mut arena_seats: Vec<ArenaSeat<G>> = build_engines(&specs, seed, kit)?
         .into_iter()
         .flatten()
-        .map(|(agent, budget, _)| ArenaSeat::new(agent, budget))
+        .map(|(agent, budget, _, book)| {
+            books.push(book);
+            ArenaSeat::new(agent, budget)
+        })
         .collect();
     if let Some(w) = watch {
         writeln!(out, "\n{}\n", game.render(&start, None, w.color))?;
@@ -1251,7 +1298,10 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
     let mut failed: Option<io::Error> = None;
     let played = play_game_with(game, &start, &mut arena_seats, usize::MAX, |m| {
         if failed.is_none() {
-            let line = engine_line(game, m.before, &names[m.seat], m.report);
+            let line = match from_book(books[m.seat].as_deref(), game, m.before, m.report) {
+                true => book_line(game, m.before, &names[m.seat], m.report),
+                false => engine_line(game, m.before, &names[m.seat], m.report),
+            };
             let line = format!("{:>3}. {line}", m.ply + 1);
             failed = writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT)).err();
         }
@@ -1359,6 +1409,9 @@ pub fn run<G: Notation + Sync + 'static>(
     let color = !args.no_color && color_enabled();
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{}", wrap(&seats_line(&seats, &names, seed), terminal_width(), "  "));
+    if let Some(tables) = kit.tables_description(game) {
+        let _ = writeln!(out, "{}", wrap(&tables, terminal_width(), "  "));
+    }
     let result = if !humans_play {
         let specs: Vec<AgentSpec> = seats
             .into_iter()
@@ -1450,6 +1503,26 @@ mod tests {
         assert_eq!(resolve_input(&g, &s, "7"), Ok(6));
         // "1" fails as a column (full) and then reads as list number 1, column 2.
         assert_eq!(resolve_input(&g, &s, "1"), Ok(1));
+    }
+
+    #[test]
+    fn book_switches_reach_every_engine() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("play").chain(args.iter().copied())).map(|c| c.play)
+        };
+        let specs = |args: &[&str]| parse(args).unwrap().engine_specs("alphabeta:time=1s").unwrap();
+        assert_eq!(specs(&[])[0].book, None);
+        let off = specs(&["--no-book", "--engine", "mcts", "--engine", "alphabeta:book=x"]);
+        assert!(off.iter().all(|s| s.book == Some(BookChoice::Off)), "{off:?}");
+        let file = specs(&["--book", "my.txt"]);
+        assert_eq!(file[0].book, Some(BookChoice::File("my.txt".into())));
+        assert!(parse(&["--book", "x", "--no-book"]).is_err());
     }
 
     #[test]
@@ -1736,7 +1809,7 @@ mod tests {
 
     fn patient_seats(time: Duration) -> Vec<Option<Engine<TicTacToe>>> {
         let agent: Box<dyn Agent<TicTacToe> + Send> = Box::new(Patient);
-        vec![None, Some((agent, Budget::time(time), "patient".into()))]
+        vec![None, Some((agent, Budget::time(time), "patient".into(), None))]
     }
 
     #[test]

@@ -17,16 +17,20 @@
 //! ```
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
+use ply::book::{Book, BookAgent};
 use ply::eval::{Evaluator, Features};
+use ply::games::mix64;
 use ply::search::Agent;
-use ply::{Game, Notation};
+use ply::{Game, Notation, Solved};
 
+use crate::egdb::{Solver, WithSolver};
 use crate::engines::hub::HubCodec;
 use crate::engines::jsonl::JsonlCodec;
 use crate::engines::nboard::NBoardCodec;
-use crate::spec::{AgentSpec, SpecError};
+use crate::spec::{AgentSpec, BookChoice, EgdbChoice, SpecError};
 
 /// Game options from the command line. Each game accepts some of them (see [`GameInfo::accepts`]); giving
 /// one it does not accept is an error rather than silently ignored.
@@ -150,12 +154,34 @@ impl GameInfo {
     }
 }
 
-/// Builds a boxed agent for a spec, with one evaluation built in.
-type AgentBuilder<G> =
-    Arc<dyn Fn(&AgentSpec, u64) -> Result<Box<dyn Agent<G> + Send>, SpecError> + Send + Sync>;
+/// Builds a boxed agent for a spec, with one evaluation built in (and the endgame tables'
+/// solver, if the agent uses them).
+type AgentBuilder<G> = Arc<
+    dyn Fn(&AgentSpec, u64, Option<Solver<G>>) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+        + Send
+        + Sync,
+>;
 
-/// What a game adds to the generic agents: evaluations by name (`alphabeta:eval=NAME`) and
-/// the codecs of the external-engine protocols it speaks (`hub:`, `nboard:`).
+/// Opens a game's endgame tables in a directory, as a solver that reads them on first use
+/// ([`crate::egdb::lazy_solver`]).
+pub type EndgameOpener<G> = Arc<dyn Fn(&Path) -> Solver<G> + Send + Sync>;
+
+/// The solvers a kit has opened, by directory, so that every agent shares one copy of the
+/// tables.
+type SolverCache<G> = Arc<Mutex<Vec<(PathBuf, Solver<G>)>>>;
+
+/// Reads the text of a book file as a book of the kit's game.
+pub type BookLoader<G> = Arc<dyn Fn(&str) -> Result<Book<G>, String> + Send + Sync>;
+
+/// The books a kit has read, by file name, so that a tournament reads each file once.
+type BookCache<G> = Arc<Mutex<Vec<(String, Arc<Book<G>>)>>>;
+
+/// Seed salt of the book's choices, apart from the search's own seed.
+const BOOK_SALT: u64 = 0x626f_6f6b;
+
+/// What a game adds to the generic agents: evaluations by name (`alphabeta:eval=NAME`), the
+/// codecs of the external-engine protocols it speaks (`hub:`, `nboard:`) and its opening
+/// books (its own, which searches use by default, and `book=FILE`).
 pub struct AgentKit<G: Game> {
     evaluators: Vec<(String, AgentBuilder<G>)>,
     /// The Hub protocol's positions and moves for this game, if engines speak it.
@@ -164,11 +190,31 @@ pub struct AgentKit<G: Game> {
     pub nboard: Option<NBoardCodec<G>>,
     /// The JSON-lines protocol's boards and moves for this game, if engines speak it.
     pub jsonl: Option<JsonlCodec<G>>,
+    /// The game's own opening book: searches play from it unless their spec says
+    /// `book=off` or names another (`book=FILE`).
+    pub book: Option<Arc<Book<G>>>,
+    /// Reads `book=FILE` files for this game (without one, `book=FILE` is refused).
+    pub loader: Option<BookLoader<G>>,
+    cache: BookCache<G>,
+    /// Opens the game's endgame tables, if it has an index ([`GameEntry::endgame`]): the
+    /// searches use them unless their spec says `egdb=off`.
+    pub endgame: Option<EndgameOpener<G>>,
+    solvers: SolverCache<G>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
     fn default() -> Self {
-        AgentKit { evaluators: Vec::new(), hub: None, nboard: None, jsonl: None }
+        AgentKit {
+            evaluators: Vec::new(),
+            hub: None,
+            nboard: None,
+            jsonl: None,
+            book: None,
+            loader: None,
+            cache: Arc::default(),
+            endgame: None,
+            solvers: Arc::default(),
+        }
     }
 }
 
@@ -179,7 +225,103 @@ impl<G: Game> Clone for AgentKit<G> {
             hub: self.hub,
             nboard: self.nboard,
             jsonl: self.jsonl,
+            book: self.book.clone(),
+            loader: self.loader.clone(),
+            cache: self.cache.clone(),
+            endgame: self.endgame.clone(),
+            solvers: self.solvers.clone(),
         }
+    }
+}
+
+impl<G: Game> AgentKit<G> {
+    /// The opening book an agent built from `spec` plays from: the file of `book=FILE`
+    /// (read once, then remembered), none for `book=off`, else the kit's own book for a
+    /// search ([`crate::spec::Algorithm::uses_default_book`]).
+    ///
+    /// # Errors
+    /// [`SpecError::Book`] for a file that cannot be read or is not a book of this game.
+    pub fn book_for(&self, spec: &AgentSpec) -> Result<Option<Arc<Book<G>>>, SpecError> {
+        match &spec.book {
+            Some(BookChoice::Off) => Ok(None),
+            None if spec.algorithm.uses_default_book() => Ok(self.book.clone()),
+            None => Ok(None),
+            Some(BookChoice::File(path)) => {
+                let fail = |reason: String| SpecError::Book { path: path.clone(), reason };
+                let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some((_, book)) = cache.iter().find(|(p, _)| p == path) {
+                    return Ok(Some(book.clone()));
+                }
+                let loader = self
+                    .loader
+                    .as_ref()
+                    .ok_or_else(|| fail("this program cannot read books of this game".into()))?;
+                let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+                let book = Arc::new(loader(&text).map_err(fail)?);
+                cache.push((path.clone(), book.clone()));
+                Ok(Some(book))
+            }
+        }
+    }
+}
+
+impl<G: Game> AgentKit<G> {
+    /// The endgame tables' solver an agent built from `spec` searches with: none for
+    /// `egdb=off`, for an agent that does not search with alpha-beta, or for a game without
+    /// tables; the tables of `egdb=DIR`; else those of the default directory
+    /// ([`ply::endgame::default_dir`]), when it holds them. Every agent of a kit shares one
+    /// copy of each directory's tables, read slice by slice as the search reaches them.
+    ///
+    /// # Errors
+    /// [`SpecError::Egdb`] for `egdb=DIR` with a directory that does not exist, or `egdb=...`
+    /// for a game without an endgame index.
+    pub fn solver_for(&self, spec: &AgentSpec) -> Result<Option<Solver<G>>, SpecError> {
+        let fail = |reason: String| SpecError::Egdb { reason };
+        let dir = match &spec.egdb {
+            Some(EgdbChoice::Off) => return Ok(None),
+            Some(EgdbChoice::Dir(d)) => {
+                let dir = PathBuf::from(d);
+                if !dir.is_dir() {
+                    return Err(fail(format!("{d} is not a directory")));
+                }
+                Some(dir)
+            }
+            Some(EgdbChoice::On) | None => ply::endgame::default_dir(),
+        };
+        let Some(open) = &self.endgame else {
+            return match spec.egdb {
+                None => Ok(None),
+                Some(_) => Err(fail("this game has no endgame tables".into())),
+            };
+        };
+        if !spec.algorithm.uses_endgame_tables() {
+            return Ok(None);
+        }
+        let Some(dir) = dir else { return Ok(None) };
+        let mut solvers = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, s)) = solvers.iter().find(|(d, _)| *d == dir) {
+            return Ok(Some(s.clone()));
+        }
+        let solver = open(&dir);
+        solvers.push((dir, solver.clone()));
+        Ok(Some(solver))
+    }
+
+    /// The endgame tables' verdict on `state` (the default directory's tables), for a
+    /// terminal to show: `None` when the game has no tables there or the position is not in
+    /// them.
+    pub fn tables_verdict(&self, game: &G, state: &G::State) -> Option<Solved> {
+        self.default_tables()?.solve(game, state)
+    }
+
+    /// What the default directory's endgame tables hold, for a program's first lines.
+    pub fn tables_description(&self, game: &G) -> Option<String> {
+        self.default_tables()?.describe(game)
+    }
+
+    fn default_tables(&self) -> Option<Solver<G>> {
+        let spec = AgentSpec::new(crate::spec::Algorithm::AlphaBeta);
+        self.solver_for(&spec).ok().flatten()
     }
 }
 
@@ -187,8 +329,9 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
     /// Adds the evaluation `eval` under `name`: a spec with `eval=NAME` searches with it.
     /// The search is compiled for `E`, so the evaluation is called directly at every leaf.
     pub fn add_evaluator<E: Evaluator<G>>(&mut self, name: &str, eval: E) {
-        let build: AgentBuilder<G> =
-            Arc::new(move |spec, seed| spec.build_search(eval.clone(), seed));
+        let build: AgentBuilder<G> = Arc::new(move |spec, seed, solver| {
+            spec.build_search(WithSolver::new(eval.clone(), solver), seed)
+        });
         self.evaluators.retain(|(n, _)| n != name);
         self.evaluators.push((name.to_string(), build));
     }
@@ -204,17 +347,44 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
     ///
     /// # Errors
     /// An evaluation name this game does not have, or an engine protocol it does not speak.
+    ///
+    /// The agent plays from its opening book ([`AgentKit::book_for`]) while the game is in
+    /// it, choosing among near-best book moves with a seed derived from `seed`.
     pub fn build(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: Notation,
+    {
+        let book = self.book_for(spec)?;
+        let agent = self.build_without_book(spec, seed)?;
+        Ok(match book {
+            Some(book) => {
+                let seed = mix64(spec.effective_seed(seed) ^ BOOK_SALT);
+                Box::new(BookAgent::new(agent, book).with_seed(seed))
+            }
+            None => agent,
+        })
+    }
+
+    /// [`AgentKit::build`] without the opening book: the search or engine alone.
+    ///
+    /// # Errors
+    /// As [`AgentKit::build`].
+    pub fn build_without_book(
+        &self,
+        spec: &AgentSpec,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
     where
         G: Notation,
     {
         if spec.algorithm.is_external() {
             return spec.build_external(self);
         }
+        let solver = self.solver_for(spec)?;
         match &spec.eval {
-            None => spec.build_search(ply::eval::GameEval, seed),
+            None => spec.build_search(WithSolver::new(ply::eval::GameEval, solver), seed),
             Some(name) => match self.evaluators.iter().find(|(n, _)| n == name) {
-                Some((_, build)) => build(spec, seed),
+                Some((_, build)) => build(spec, seed, solver),
                 None => Err(SpecError::UnknownEvaluator {
                     name: name.clone(),
                     known: std::iter::once("default")
@@ -232,6 +402,14 @@ type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + 
 
 /// `tune fit` for one game, over the features its entry lists.
 type Fitter<G> = Arc<dyn Fn(&G, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
+
+/// `egdb` for one game, over its endgame index.
+type EgdbRunner<G> = Arc<
+    dyn Fn(&G, &crate::egdb::EgdbArgs, &mut dyn std::io::Write) -> Result<(), String> + Send + Sync,
+>;
+
+/// The game's own opening book for a game built from some options, if it has one there.
+type OpeningBook<G> = Arc<dyn Fn(&G) -> Option<Book<G>> + Send + Sync>;
 
 /// One game of a [`Registry`]: its name, options, builder and agent kit.
 ///
@@ -252,7 +430,12 @@ pub struct GameEntry<G: Game> {
     build: Builder<G>,
     /// `tune fit` over the game's features, if it lists them.
     fit: Option<Fitter<G>>,
-    /// Named evaluations and engine codecs.
+    /// The `egdb` command over the game's endgame index, if it has one.
+    egdb: Option<EgdbRunner<G>>,
+    /// The game's own opening book, by the rules built.
+    opening_book: Option<OpeningBook<G>>,
+    /// Named evaluations, engine codecs and books, for the game built with the default
+    /// options ([`GameEntry::kit_for`] gives the kit of other options).
     pub kit: AgentKit<G>,
 }
 
@@ -264,7 +447,8 @@ impl<G: ToolGame> GameEntry<G> {
         summary: &str,
         build: impl Fn(&GameOptions) -> Result<G, RegistryError> + Send + Sync + 'static,
     ) -> Self {
-        GameEntry {
+        let build: Builder<G> = Arc::new(build);
+        let mut entry = GameEntry {
             info: GameInfo {
                 name: name.to_string(),
                 summary: summary.to_string(),
@@ -274,10 +458,55 @@ impl<G: ToolGame> GameEntry<G> {
                 engine: "alphabeta:time=1s".to_string(),
                 batch_engine: "alphabeta:time=50ms".to_string(),
             },
-            build: Arc::new(build),
+            build,
             fit: None,
+            egdb: None,
+            opening_book: None,
             kit: AgentKit::default(),
-        }
+        };
+        entry.kit.loader = Some(entry.loader(&GameOptions::default()));
+        entry
+    }
+
+    /// Reads book files for the game built from `options`.
+    fn loader(&self, options: &GameOptions) -> BookLoader<G> {
+        let (build, options) = (self.build.clone(), options.clone());
+        let name = self.info.name.clone();
+        Arc::new(move |text| {
+            let game = build(&options).map_err(|e| e.to_string())?;
+            let book = Book::parse(&game, text).map_err(|e| e.to_string())?;
+            match book.header_value("game") {
+                Some(other) if other != name => Err(format!("a book of {other}, not of {name}")),
+                _ => Ok(book),
+            }
+        })
+    }
+
+    /// The game's own opening book: `book` gives it for the game built from the options
+    /// (or `None` where it has none, such as other rules or board sizes). Searches play from
+    /// it unless their spec says `book=off`.
+    pub fn opening_book(
+        mut self,
+        book: impl Fn(&G) -> Option<Book<G>> + Send + Sync + 'static,
+    ) -> Self {
+        self.opening_book = Some(Arc::new(book));
+        self.kit.book = match (self.build)(&GameOptions::default()) {
+            Ok(game) => self.opening_book.as_ref().and_then(|b| b(&game)).map(Arc::new),
+            Err(_) => None,
+        };
+        self
+    }
+
+    /// The agent kit for `game`, built from `options`: the entry's evaluations and codecs,
+    /// the game's own book for these rules, and `book=FILE` read for them.
+    pub fn kit_for(&self, game: &G, options: &GameOptions) -> AgentKit<G> {
+        let mut kit = self.kit.clone();
+        kit.book = self.opening_book.as_ref().and_then(|b| b(game)).map(Arc::new);
+        kit.loader = Some(self.loader(options));
+        kit.cache = Arc::default();
+        // The tables differ with the rules: this game's are opened afresh.
+        kit.solvers = Arc::default();
+        kit
     }
 
     /// The options the builder reads (`rules`, `size`, `players`, `variant:KEY`) and a line
@@ -305,6 +534,22 @@ impl<G: ToolGame> GameEntry<G> {
     /// Adds an evaluation that agent specs can name with `eval=NAME`.
     pub fn evaluator<E: Evaluator<G>>(mut self, name: &str, eval: E) -> Self {
         self.kit.add_evaluator(name, eval);
+        self
+    }
+
+    /// Gives the game's endgame tables to its searches: with an index
+    /// ([`ply::endgame::EndgameIndex`]) the `egdb` command builds them, and the searches use
+    /// the tables they find (agent spec `egdb=on|off|DIR`).
+    pub fn endgame(mut self) -> Self
+    where
+        G: ply::endgame::EndgameIndex,
+    {
+        self.kit.endgame = Some(Arc::new(|dir: &Path| crate::egdb::lazy_solver::<G>(dir)));
+        self.egdb = Some(Arc::new(
+            |game: &G, args: &crate::egdb::EgdbArgs, out: &mut dyn std::io::Write| {
+                crate::egdb::run(game, args, out)
+            },
+        ));
         self
     }
 
@@ -401,6 +646,24 @@ pub trait RegisteredGame: Send + Sync {
     /// Bad options, a game without features for `fit`, or the command's own failure.
     fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand)
         -> Result<(), String>;
+
+    /// Runs a `book` command (see [`crate::book`]).
+    ///
+    /// # Errors
+    /// Bad options or arguments, or the command's own failure.
+    fn book(&self, options: &GameOptions, command: &crate::book::BookCommand)
+        -> Result<(), String>;
+
+    /// Runs an `egdb` command (see [`crate::egdb`]), writing its report to `out`.
+    ///
+    /// # Errors
+    /// Bad options, a game without an endgame index, or the command's own failure.
+    fn egdb(
+        &self,
+        options: &GameOptions,
+        args: &crate::egdb::EgdbArgs,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), String>;
 }
 
 impl<G: ToolGame> RegisteredGame for GameEntry<G> {
@@ -422,7 +685,8 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         RegistryError,
     > {
         let game = self.build(options)?;
-        Ok(run.play(game, &self.kit))
+        let kit = self.kit_for(&game, options);
+        Ok(run.play(game, &kit))
     }
 
     fn play(&self, options: &GameOptions, args: &crate::play::PlayArgs) -> std::process::ExitCode {
@@ -433,7 +697,8 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
                 return std::process::ExitCode::FAILURE;
             }
         };
-        crate::play::run_program(&game, args, self.info.play_defaults(), &self.kit)
+        let kit = self.kit_for(&game, options);
+        crate::play::run_program(&game, args, self.info.play_defaults(), &kit)
     }
 
     fn workloads(
@@ -445,11 +710,13 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
     }
 
     fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> Result<(), String> {
-        let _game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options).map_err(|e| e.to_string())?;
+        let kit = self.kit_for(&game, options);
+        kit.book_for(spec).map_err(|e| e.to_string())?;
         if spec.algorithm.is_external() {
-            spec.build_external(&self.kit).map(|_| ()).map_err(|e| e.to_string())
+            spec.build_external(&kit).map(|_| ()).map_err(|e| e.to_string())
         } else {
-            self.kit.build(spec, 0).map(|_| ()).map_err(|e| e.to_string())
+            kit.build(spec, 0).map(|_| ()).map_err(|e| e.to_string())
         }
     }
 
@@ -461,7 +728,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         match command {
             crate::tune::TuneCommand::Generate(args) => {
-                crate::tune::generate::run(&game, &self.kit, args)
+                crate::tune::generate::run(&game, &self.kit_for(&game, options), args)
             }
             crate::tune::TuneCommand::Fit(args) => match &self.fit {
                 Some(fit) => fit(&game, args),
@@ -470,6 +737,32 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
                     self.info.name
                 )),
             },
+        }
+    }
+
+    fn book(
+        &self,
+        options: &GameOptions,
+        command: &crate::book::BookCommand,
+    ) -> Result<(), String> {
+        let game = self.build(options).map_err(|e| e.to_string())?;
+        let kit = self.kit_for(&game, options);
+        crate::book::run(&game, &kit, &self.info, options, command)
+    }
+
+    fn egdb(
+        &self,
+        options: &GameOptions,
+        args: &crate::egdb::EgdbArgs,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), String> {
+        let game = self.build(options).map_err(|e| e.to_string())?;
+        match &self.egdb {
+            Some(run) => run(&game, args, out),
+            None => Err(format!(
+                "{} has no endgame index (GameEntry::endgame): no endgame tables",
+                self.info.name
+            )),
         }
     }
 }

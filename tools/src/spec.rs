@@ -40,6 +40,10 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
   jsonl:[time=T,]cmd=COMMAND                            external engine speaking english_checkers play's JSON lines
   searches take eval=NAME: an evaluation the game registers (default: the game's own);
+  every agent also takes book=FILE (play from this opening book while the game is in it)
+  and book=off (no book; searches use the game's own book, if it has one, by default);
+  alphabeta takes egdb=on|off|DIR: the game's endgame tables
+  (default on: the tables in $PLY_EGDB or ~/.cache/ply/egdb, when they are there);
   every agent also takes seed=N; T is a duration such as 100ms, 2s or 1.5s;
   a search with no depth, time, nodes or iters limit gets time=1s";
 
@@ -63,6 +67,26 @@ pub const MAX_THREADS: usize = 256;
 
 /// The time per move of a search spec that sets no limit.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+/// The opening book of an [`AgentSpec`] (`book=FILE` or `book=off`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookChoice {
+    /// No book, not even the game's own.
+    Off,
+    /// The book in this file (see [`ply::book`] for the format).
+    File(String),
+}
+
+/// The endgame tables of an [`AgentSpec`] (`egdb=on`, `egdb=off` or `egdb=DIR`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EgdbChoice {
+    /// The tables in the default directory ([`ply::endgame::default_dir`]), if any.
+    On,
+    /// No tables.
+    Off,
+    /// The tables in this directory.
+    Dir(String),
+}
 
 /// The algorithm an [`AgentSpec`] names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,20 +149,39 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => &[
                 "depth", "time", "nodes", "tt", "threads", "plain", "endgame", "lmr", "null",
-                "iid", "ext", "eval", "seed",
+                "iid", "ext", "eval", "book", "egdb", "seed",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
-                "seed",
+                "book", "seed",
             ],
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
-                &["depth", "time", "nodes", "tt", "threads", "eval", "seed"]
+                &["depth", "time", "nodes", "tt", "threads", "eval", "book", "seed"]
             }
-            Algorithm::Greedy => &["eval", "seed"],
-            Algorithm::Random => &["seed"],
-            Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "seed", "cmd"],
-            Algorithm::Jsonl => &["time", "seed", "cmd"],
+            Algorithm::Greedy => &["eval", "book", "seed"],
+            Algorithm::Random => &["book", "seed"],
+            Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "book", "seed", "cmd"],
+            Algorithm::Jsonl => &["time", "book", "seed", "cmd"],
         }
+    }
+
+    /// True for alpha-beta, which asks the game's endgame tables at every node unless its
+    /// spec says `egdb=off`.
+    pub fn uses_endgame_tables(self) -> bool {
+        self == Algorithm::AlphaBeta
+    }
+
+    /// True for the searches, which play from the game's own opening book unless their spec
+    /// says `book=off` (the baselines and external engines use a book only when given one).
+    pub fn uses_default_book(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AlphaBeta
+                | Algorithm::Mcts
+                | Algorithm::Paranoid
+                | Algorithm::MaxN
+                | Algorithm::Brs
+        )
     }
 
     /// True for the programs that run outside this process.
@@ -150,6 +193,20 @@ impl Algorithm {
 /// A bad agent spec.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// `egdb=...` that cannot be honoured.
+    #[error("egdb: {reason}")]
+    Egdb {
+        /// What is wrong.
+        reason: String,
+    },
+    /// `book=FILE` names a file that cannot be read as a book of this game.
+    #[error("book {path}: {reason}")]
+    Book {
+        /// The file as given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
     /// `eval=NAME` names no evaluation of this game.
     #[error("unknown evaluation {name:?}; this game has: {known}")]
     UnknownEvaluator {
@@ -261,6 +318,10 @@ pub struct AgentSpec {
     pub seed: Option<u64>,
     /// The evaluation, by the name the game registered it under (`None`: the game's own).
     pub eval: Option<String>,
+    /// The opening book: a file, off, or `None` for the game's own (searches only).
+    pub book: Option<BookChoice>,
+    /// The endgame tables (alpha-beta): `None` is [`EgdbChoice::On`].
+    pub egdb: Option<EgdbChoice>,
     /// The command line of an external engine.
     pub cmd: Option<String>,
 }
@@ -285,6 +346,8 @@ impl AgentSpec {
             reuse: None,
             seed: None,
             eval: None,
+            book: None,
+            egdb: None,
             cmd: None,
         }
     }
@@ -631,6 +694,23 @@ impl FromStr for AgentSpec {
                     }
                     set(&mut spec.eval, value.to_string(), duplicate)?
                 }
+                "book" => {
+                    let v = match value {
+                        "" => return Err(bad("a book file or off")),
+                        "off" => BookChoice::Off,
+                        file => BookChoice::File(file.to_string()),
+                    };
+                    set(&mut spec.book, v, duplicate)?
+                }
+                "egdb" => {
+                    let v = match value {
+                        "" => return Err(bad("on, off or a directory")),
+                        "on" => EgdbChoice::On,
+                        "off" => EgdbChoice::Off,
+                        dir => EgdbChoice::Dir(dir.to_string()),
+                    };
+                    set(&mut spec.egdb, v, duplicate)?
+                }
                 "cmd" => {
                     if value.is_empty() {
                         return Err(bad("a command line"));
@@ -696,6 +776,17 @@ impl fmt::Display for AgentSpec {
         if let Some(v) = &self.eval {
             options.push(format!("eval={v}"));
         }
+        match &self.book {
+            Some(BookChoice::Off) => options.push("book=off".to_string()),
+            Some(BookChoice::File(f)) => options.push(format!("book={f}")),
+            None => {}
+        }
+        match &self.egdb {
+            Some(EgdbChoice::On) => options.push("egdb=on".to_string()),
+            Some(EgdbChoice::Off) => options.push("egdb=off".to_string()),
+            Some(EgdbChoice::Dir(d)) => options.push(format!("egdb={d}")),
+            None => {}
+        }
         if let Some(v) = self.seed {
             options.push(format!("seed={v}"));
         }
@@ -745,6 +836,31 @@ mod tests {
         assert_eq!(spec("greedy"), AgentSpec::new(Algorithm::Greedy));
         assert_eq!(spec("random:seed=9").seed, Some(9));
         assert_eq!(spec("mcts:cutoff=none").cutoff, Some(None));
+        assert_eq!(spec("alphabeta:book=off").book, Some(BookChoice::Off));
+        let s = spec("alphabeta:time=100ms,book=books/my.txt");
+        assert_eq!(s.book, Some(BookChoice::File("books/my.txt".into())));
+        assert_eq!(s.to_string(), "alphabeta:time=100ms,book=books/my.txt");
+        assert_eq!(spec("random:book=off,seed=2").to_string(), "random:book=off,seed=2");
+        assert!(matches!(
+            "alphabeta:book=".parse::<AgentSpec>(),
+            Err(SpecError::BadValue { key: "book", .. })
+        ));
+        assert!(matches!(
+            "alphabeta:book=off,book=x".parse::<AgentSpec>(),
+            Err(SpecError::Duplicate { key: "book", .. })
+        ));
+        assert_eq!(spec("alphabeta:egdb=off").egdb, Some(EgdbChoice::Off));
+        let s = spec("alphabeta:depth=4,egdb=/data/tables");
+        assert_eq!(s.egdb, Some(EgdbChoice::Dir("/data/tables".into())));
+        assert_eq!(s.to_string(), "alphabeta:depth=4,egdb=/data/tables");
+        assert!(matches!(
+            "alphabeta:egdb=".parse::<AgentSpec>(),
+            Err(SpecError::BadValue { key: "egdb", .. })
+        ));
+        assert!(matches!(
+            "mcts:egdb=on".parse::<AgentSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
     }
 
     #[test]
@@ -815,7 +931,7 @@ mod tests {
         assert!(e.to_string().contains("iters, time"), "{e}");
 
         let e = "greedy:depth=2".parse::<AgentSpec>().unwrap_err();
-        assert!(e.to_string().contains("greedy accepts eval, seed"), "{e}");
+        assert!(e.to_string().contains("greedy accepts eval, book, seed"), "{e}");
 
         let e = "alphabeta:time=fast".parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadValue { key: "time", .. }));

@@ -57,6 +57,7 @@
 //! same start, end and captured pieces (they are distinct moves, as in published perft).
 
 mod bitboard;
+pub mod book;
 pub mod endgame;
 mod error;
 pub mod eval;

@@ -41,6 +41,7 @@
 //! ```
 
 mod bitboard;
+pub mod book;
 pub mod endgame;
 mod error;
 pub mod eval;

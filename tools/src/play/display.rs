@@ -2,8 +2,9 @@
 //! sheets, results in words, engine lines and the live status line, wrapped or cut so that
 //! no move is ever split across lines.
 
+use ply::book::Book;
 use ply::search::{ProgressInfo, SearchReport};
-use ply::{MoveList, Notation, Outcome, Player};
+use ply::{Game, MoveList, Notation, Outcome, Player, Solved};
 
 use crate::units::{secs, si};
 
@@ -79,6 +80,32 @@ pub fn engine_line<G: Notation>(
     format!("{who} plays {mv}   {}", search_summary(game, state, report))
 }
 
+/// True if `report` is a move an agent played from `book` in `state` without searching (a
+/// [`ply::book::BookAgent`] answers book moves with no depth and no nodes).
+pub fn from_book<G: Game>(
+    book: Option<&Book<G>>,
+    game: &G,
+    state: &G::State,
+    report: &SearchReport<G::Move>,
+) -> bool {
+    report.nodes == 0
+        && report.depth == 0
+        && book.is_some_and(|b| b.moves(game, state).iter().any(|m| m.mv == report.best_move))
+}
+
+/// The line of a move played from the opening book: `White plays 32-28   book  score +12
+/// line 32-28 18-23 ...` (the book's value and its main line).
+pub fn book_line<G: Notation>(
+    game: &G,
+    state: &G::State,
+    who: &str,
+    report: &SearchReport<G::Move>,
+) -> String {
+    let mv = game.format_move(state, report.best_move);
+    let line = format_line(game, state, &report.pv).join(" ");
+    format!("{who} plays {mv}   book  score {}  line {line}", report.value)
+}
+
 /// The line of `hint`: the suggested move and the search behind it, as [`engine_line`].
 pub fn hint_line<G: Notation>(
     game: &G,
@@ -87,6 +114,18 @@ pub fn hint_line<G: Notation>(
 ) -> String {
     let mv = game.format_move(state, report.best_move);
     format!("hint: {mv}   {}", search_summary(game, state, report))
+}
+
+/// The endgame tables' verdict on the position, for the player to move: `endgame tables:
+/// White wins in 15 plies`.
+pub fn tables_line(who: &str, verdict: Solved) -> String {
+    let plies = |n: u32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
+    match verdict {
+        Solved::Win(n) => format!("endgame tables: {who} wins in {}", plies(n)),
+        Solved::Loss(n) => format!("endgame tables: {who} loses in {}", plies(n)),
+        Solved::Draw => "endgame tables: a draw".to_string(),
+        Solved::Margin(m) => format!("endgame tables: {who} finishes {m:+}"),
+    }
 }
 
 /// What a search found, after its move: `forced` when `state` has one legal move, else

@@ -1,0 +1,102 @@
+//! The `egdb` command and the agents' use of endgame tables, on tic-tac-toe (whose index
+//! counts empty squares: the whole game fits in its tables).
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use ply::games::TicTacToe;
+use ply::search::{Agent, Budget, Position, Value};
+use ply::{Game, Solved};
+use ply_tools::egdb::{run, EgdbArgs};
+use ply_tools::registry::{GameEntry, GameOptions, Registry};
+use ply_tools::spec::{AgentSpec, SpecError};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    egdb: EgdbArgs,
+}
+
+fn egdb(dir: &std::path::Path, args: &[&str]) -> Result<String, String> {
+    let mut argv = vec!["egdb", "--dir", dir.to_str().unwrap()];
+    argv.extend_from_slice(args);
+    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    run(&TicTacToe, &cli.egdb, &mut out)?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("ply-egdb-{name}-{}", std::process::id()))
+}
+
+#[test]
+fn the_command_builds_lists_probes_and_verifies() {
+    let dir = temp("command");
+    let built = egdb(&dir, &["build", "--pieces", "9", "--threads", "2"]).unwrap();
+    assert!(built.contains("10 slices, 5478 positions"), "{built}");
+    // Run again: every slice is read back, nothing is solved twice.
+    let again = egdb(&dir, &["build", "--pieces", "9"]).unwrap();
+    assert!(again.contains("5478 positions"), "{again}");
+    let info = egdb(&dir, &["info"]).unwrap();
+    assert!(info.contains("up to 9 pieces"), "{info}");
+    // X to move with two in the top row: a win in one ply, by c3 (the third square).
+    let probe = egdb(&dir, &["probe", "xx..o.o.."]).unwrap();
+    assert!(probe.contains("the side to move: win in 1 ply"), "{probe}");
+    assert!(probe.lines().nth(2).unwrap().contains("win in 1"), "{probe}");
+    let probe = egdb(&dir, &["probe", "........."]).unwrap();
+    assert!(probe.contains("the side to move: draw"), "{probe}");
+    let verify = egdb(&dir, &["verify", "--samples", "2000"]).unwrap();
+    assert!(verify.contains("2000 positions checked"), "{verify}");
+    // Bad input: a position that does not read, a directory without tables, no pieces.
+    let e = egdb(&dir, &["probe", "xxxx"]).unwrap_err();
+    assert!(e.contains("bad position"), "{e}");
+    let e = egdb(&temp("empty"), &["info"]).unwrap_err();
+    assert!(e.contains("no endgame tables of tictactoe"), "{e}");
+    let e = egdb(&dir, &["build", "--pieces", "0"]).unwrap_err();
+    assert!(e.contains("at least 1"), "{e}");
+    // A damaged file is reported by verify, with its name.
+    let file = dir.join("tictactoe").join("empty5.egdb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let e = egdb(&dir, &["verify"]).unwrap_err();
+    assert!(e.contains("empty5.egdb") && e.contains("cut short"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn searches_use_the_tables_unless_told_not_to() {
+    let dir = temp("agents");
+    egdb(&dir, &["build", "--pieces", "9"]).unwrap();
+    let entry = GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).endgame();
+    let game = entry.build(&GameOptions::default()).unwrap();
+    let state = game.initial_state();
+    let spec = |text: &str| text.parse::<AgentSpec>().unwrap();
+    // One ply deep, every reply is looked up: the search knows the game is a draw.
+    let with = format!("alphabeta:depth=1,egdb={}", dir.display());
+    let mut agent = entry.kit.build(&spec(&with), 1).unwrap();
+    let report = agent.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap();
+    assert_eq!(report.value, Value::Draw);
+    let mut agent = entry.kit.build(&spec("alphabeta:depth=1,egdb=off"), 1).unwrap();
+    let report = agent.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap();
+    assert!(matches!(report.value, Value::Heuristic(_)), "{:?}", report.value);
+    // The solver the kit keeps answers for a terminal too.
+    let solver = entry.kit.solver_for(&spec(&with)).unwrap().unwrap();
+    assert_eq!(solver.solve(&game, &state), Some(Solved::Draw));
+    assert!(solver.describe(&game).unwrap().contains("up to 9 pieces"));
+    // A directory that is not there, and tables for a game without an index.
+    let e = entry.kit.build(&spec("alphabeta:egdb=/no/such/dir"), 1).err().unwrap();
+    assert!(matches!(e, SpecError::Egdb { .. }), "{e}");
+    let plain = GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe));
+    let e = plain.kit.build(&spec(&with), 1).err().unwrap();
+    assert!(e.to_string().contains("no endgame tables"), "{e}");
+    assert!(plain.kit.build(&spec("alphabeta:depth=1"), 1).is_ok());
+    // The registry runs the command for a game that registers its index.
+    let mut registry = Registry::new();
+    registry.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).endgame());
+    let cli = Cli::try_parse_from(["egdb", "--dir", dir.to_str().unwrap(), "info"]).unwrap();
+    let mut out = Vec::new();
+    registry.get("tictactoe").unwrap().egdb(&GameOptions::default(), &cli.egdb, &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("up to 9 pieces"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
