@@ -15,7 +15,9 @@
 //! the contestant that keeps a set of weight vectors consistent with every observed opponent
 //! move and plans against their predicted replies (MCTS with ITERS iterations while fewer
 //! than the share F of its recent predictions held and more than EMPTIES cells are empty;
-//! `fallback=0` always plans). Contestants that predict opponent moves show the share
+//! `fallback=0` always plans), or `oracle[:noise=W,other=0|1,nodes=N]`, a benchmark that is
+//! told the opponents' true weights (plus uniform noise in `[-W, W]`, or each opponent's
+//! neighbour's weights with `other=1`) and plans against them. Contestants that predict opponent moves show the share
 //! predicted beside their score, and `inference` also per game phase. Test cases start from
 //! the ruleset's standard layout for their player count.
 //! The score of a test case is (cells owned) x (players) / (cells on the board); the table
@@ -31,7 +33,8 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use ply_reversi::marathon::{
     AgentContestant, CaseResult, Contestant, InferenceConfig, InferenceContestant, InferenceStats,
-    ModellingConfig, ModellingContestant, ModellingStats, TestCase, PHASES,
+    ModellingConfig, ModellingContestant, ModellingStats, OracleConfig, OracleContestant, TestCase,
+    PHASES,
 };
 use ply_reversi::Reversi;
 
@@ -72,6 +75,7 @@ enum Entry {
     Library(AgentSpec),
     Modelling(ModellingConfig),
     Inference(InferenceConfig),
+    Oracle(OracleConfig),
 }
 
 /// Reads `key=value` options of a contestant spec, handing each to `set`.
@@ -116,6 +120,24 @@ impl Entry {
             )?;
             return Ok(Entry::Inference(c));
         }
+        if let Some(rest) = text.strip_prefix("oracle") {
+            let mut c = OracleConfig::default();
+            options(
+                text,
+                rest,
+                |k, v| {
+                    match k {
+                        "noise" => c.noise = v.parse().ok().filter(|x: &f64| *x >= 0.0)?,
+                        "other" => c.other = v.parse::<u8>().ok()? != 0,
+                        "nodes" => c.nodes = v.parse().ok()?,
+                        _ => return None,
+                    }
+                    Some(())
+                },
+                "noise=W, other=0|1 or nodes=N",
+            )?;
+            return Ok(Entry::Oracle(c));
+        }
         if let Some(rest) = text.strip_prefix("modelling") {
             let mut config = ModellingConfig::default();
             for opt in rest.trim_start_matches(':').split(',').filter(|s| !s.is_empty()) {
@@ -144,7 +166,7 @@ impl Entry {
         Ok(Entry::Library(spec))
     }
 
-    fn contestant(&self, seed: u64) -> Box<dyn Contestant> {
+    fn contestant(&self, case: &TestCase, seed: u64) -> Box<dyn Contestant> {
         match self {
             Entry::Library(spec) => {
                 let agent = spec
@@ -155,6 +177,9 @@ impl Entry {
             Entry::Modelling(config) => Box::new(ModellingContestant::new(config.clone())),
             Entry::Inference(config) => {
                 Box::new(InferenceContestant::new(InferenceConfig { seed, ..config.clone() }))
+            }
+            Entry::Oracle(config) => {
+                Box::new(OracleContestant::new(case, OracleConfig { seed, ..config.clone() }))
             }
         }
     }
@@ -183,8 +208,13 @@ fn run_job(entry: &Entry, case: &TestCase, seed: u64) -> JobResult {
             let result = case.run(&mut c);
             (result, None, Some(c.stats))
         }
+        Entry::Oracle(config) => {
+            let mut c = OracleContestant::new(case, OracleConfig { seed, ..config.clone() });
+            let result = case.run(&mut c);
+            (result, None, Some(c.stats))
+        }
         other => {
-            let mut c = other.contestant(seed);
+            let mut c = other.contestant(case, seed);
             (case.run(c.as_mut()), None, None)
         }
     }

@@ -307,3 +307,23 @@ fn engines_play_from_the_book_unless_told_no_book() {
     assert!(!r.success && r.stderr.contains("cannot be used with"), "{}", r.stderr);
     std::fs::remove_dir_all(&dir).expect("removing the temporary directory");
 }
+
+/// The contest replay scores the oracle benchmark, which predicts every opponent move from
+/// the true weights, and refuses a bad contestant option.
+#[test]
+fn reversi_marathon_scores_the_oracle_and_refuses_bad_options() {
+    let r = run(
+        "reversi_marathon",
+        &["--cases", "1", "--seed", "3", "--threads", "1", "--agent", "oracle:nodes=20"],
+        "",
+    );
+    assert!(r.success, "{}", r.stderr);
+    let row = r.stdout.lines().find(|l| l.starts_with("| oracle:nodes=20 |")).expect("a row");
+    assert!(row.ends_with("| 100.0% |"), "{row}");
+    for bad in ["oracle:noise=-1", "oracle:depth=3", "oracle:other=x"] {
+        let r = run("reversi_marathon", &["--cases", "1", "--agent", bad], "");
+        assert!(!r.success, "{bad} succeeded");
+        assert!(r.stderr.contains("error: bad --agent"), "{bad}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{bad}: {}", r.stderr);
+    }
+}

@@ -10,6 +10,9 @@
 //!   [`InferenceContestant`] keeps a [`Belief`] per opponent (weights consistent with every
 //!   observed [`Decision`]) and plays the single-agent search [`plan`] against the predicted
 //!   replies, or MCTS while the predictions are not trusted.
+//! - [`OracleContestant`]: a benchmark, not a contestant: [`plan`] against the opponents'
+//!   true weights, optionally perturbed, to measure what exact or near-exact predictions
+//!   are worth.
 //!
 //! # What the seed leaves open
 //!
@@ -62,6 +65,7 @@ mod contest;
 mod genetic;
 mod inference;
 mod modelling;
+mod oracle;
 mod planning;
 mod strategy;
 
@@ -73,5 +77,6 @@ pub use inference::{
     Belief, Decision, InferenceConfig, InferenceContestant, InferenceStats, PHASES, PRIOR_BOUND,
 };
 pub use modelling::{ModellingConfig, ModellingContestant, ModellingStats, TRUST_WINDOW};
+pub use oracle::{OracleConfig, OracleContestant};
 pub use planning::{plan, plan_with_values, Plan};
 pub use strategy::{ratio, Strategy};
