@@ -34,7 +34,13 @@
 //!   answer comes from the tree, table and depth reached while the human thought.
 //! - it is another move: the search is stopped and dropped, and the engine searches the real
 //!   position as usual. (Alpha-beta built from a spec starts each search with a fresh table,
-//!   so nothing of a missed ponder carries over; MCTS drops the pondered tree.)
+//!   so nothing of a missed ponder carries over.)
+//!
+//! An engine that keeps its search across moves ([`Agent::ponders_before_reply`]: MCTS with
+//! tree reuse, the default) ponders the human's own position instead, with or without an
+//! expected move. Whatever the human plays, the engine keeps the subtree of that move and
+//! its search, under its usual budget, goes on from it; its line says how much it kept:
+//! `(pondered: 41.2k playouts kept)`.
 //!
 //! `undo`, `quit` and the end of input stop the search first. There is nothing to ponder
 //! without an expected move: at a human's first turn, after an engine search whose principal
@@ -532,6 +538,14 @@ fn build_engines<G: Notation + Sync + 'static>(
         .collect()
 }
 
+/// What a ponder search left for the engine's next move.
+enum Pondered<M> {
+    /// The human played the expected move: the report of the search of the position after it.
+    Hit(SearchReport<M>),
+    /// The engine searched the human's position; its next search goes on from the reply.
+    BeforeReply,
+}
+
 /// Plays the engine of `seat`: the report of its ponder search after a hit, else a search
 /// now. Returns the report.
 fn engine_move<'g, G: Notation + Sync + 'static>(
@@ -539,16 +553,17 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     engines: &mut [Option<Engine<G>>],
     seat: usize,
     who: &str,
-    pondered: Option<SearchReport<G::Move>>,
+    pondered: Option<Pondered<G::Move>>,
     live: bool,
     out: &mut impl Write,
 ) -> Result<SearchReport<G::Move>, PlayLoopError> {
     let game = record.game();
     let (agent, budget, spec, book) = engines[seat].as_mut().expect("an engine seat");
-    let hit = pondered.is_some();
+    let hit = matches!(pondered, Some(Pondered::Hit(_)));
+    let before_reply = matches!(pondered, Some(Pondered::BeforeReply));
     let report = match pondered {
-        Some(report) => report,
-        None => {
+        Some(Pondered::Hit(report)) => report,
+        _ => {
             let position = Position::with_history(record.state(), record.hashes());
             let searched = match live {
                 true => search_showing_time(game, position, agent, budget, who, out)?,
@@ -563,6 +578,10 @@ fn engine_move<'g, G: Notation + Sync + 'static>(
     };
     if hit {
         line += "  (ponder hit)";
+    }
+    let kept = agent.carried_over();
+    if before_reply && kept > 0 {
+        line += &format!("  (pondered: {} playouts kept)", crate::units::si(kept as f64));
     }
     writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?;
     let before = record.state().clone();
@@ -660,8 +679,8 @@ type Pondering<G> =
 struct Ponder<'scope, G: Game> {
     /// The seat whose agent searches.
     seat: usize,
-    /// The human move the search assumes.
-    expected: G::Move,
+    /// The human move the search assumes; `None` when it searches the human's position.
+    expected: Option<G::Move>,
     /// The seat's budget, spec and book, for its seat again.
     budget: Budget,
     spec: String,
@@ -675,27 +694,45 @@ struct Ponder<'scope, G: Game> {
 }
 
 impl<'scope, G: Game> Ponder<'scope, G> {
-    /// Starts pondering the position after `expected` for the engine seat that moves there;
-    /// `None` if `expected` is not legal, ends the game, or leads to a human's turn.
+    /// Starts pondering for the engine seat that moves after the human's reply: the position
+    /// after `expected`, or the human's own position if that engine
+    /// [ponders before the reply](Agent::ponders_before_reply). `None` if there is nothing
+    /// to ponder: no expected move (for an engine that needs one), a reply that is illegal,
+    /// ends the game or leads to a human's turn, or a position of the engine's book.
     fn start<'env>(
         scope: &'scope Scope<'scope, 'env>,
         record: &Record<'env, G>,
         engines: &mut [Option<Engine<G>>],
-        expected: G::Move,
+        expected: Option<G::Move>,
     ) -> Option<Self> {
         let game = record.game();
-        // The record after `expected`, rules and repetitions checked as in play.
+        let reply = match expected {
+            Some(mv) => mv,
+            None => {
+                let mut legal = MoveList::new();
+                game.generate_moves(record.state(), &mut legal);
+                *legal.as_slice().first()?
+            }
+        };
+        // The record after the reply, rules and repetitions checked as in play.
         let mut after = Record::new(game, record.start().clone());
-        for &mv in record.moves().iter().chain([&expected]) {
+        for &mv in record.moves().iter().chain([&reply]) {
             after.play(mv).ok()?;
         }
         if after.outcome().is_some() {
             return None;
         }
         let seat = game.to_move(after.state()).index();
+        let (agent, _, _, book) = engines.get(seat)?.as_ref()?;
+        let before_reply = agent.ponders_before_reply();
+        let (pondered, expected) = match (before_reply, expected) {
+            (true, _) => (record, None),
+            (false, Some(mv)) => (&after, Some(mv)),
+            (false, None) => return None,
+        };
         // A position of the engine's book is answered from the book: nothing to ponder.
-        let (_, _, _, book) = engines.get(seat)?.as_ref()?;
-        if book.as_ref().is_some_and(|b| !b.moves(game, after.state()).is_empty()) {
+        if !before_reply && book.as_ref().is_some_and(|b| !b.moves(game, after.state()).is_empty())
+        {
             return None;
         }
         let (mut agent, budget, spec, book) = engines.get_mut(seat)?.take()?;
@@ -711,7 +748,7 @@ impl<'scope, G: Game> Ponder<'scope, G> {
         }
         let search = search.with_stop(stop.clone());
         let (done, finished) = mpsc::channel();
-        let (state, hashes) = (after.state().clone(), after.hashes().to_vec());
+        let (state, hashes) = (pondered.state().clone(), pondered.hashes().to_vec());
         let thread = scope.spawn(move || {
             let result = agent.choose(game, Position::with_history(&state, &hashes), &search);
             let _ = done.send(());
@@ -730,9 +767,11 @@ impl<'scope, G: Game> Ponder<'scope, G> {
         })
     }
 
-    /// Ends the search and puts the agent back in its seat. After a hit (`hit`) the search
-    /// first goes on for the seat's time counted from now (or to its own limit), and its
-    /// report is returned; otherwise it is stopped at once and dropped.
+    /// Ends the search and puts the agent back in its seat. After a hit (`hit`, only for a
+    /// search of the position after the expected move) the search first goes on for the
+    /// seat's time counted from now (or to its own limit), and its report is returned;
+    /// otherwise it is stopped at once and its report dropped (an agent that pondered before
+    /// the reply keeps its search for the next one).
     fn finish(
         mut self,
         engines: &mut [Option<Engine<G>>],
@@ -819,8 +858,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     // The principal variation of the last engine search and the number of moves played
     // before it, for the move a human is expected to play.
     let mut last_pv: Option<(usize, Vec<G::Move>)> = None;
-    // The report of a ponder search that the human's move hit, and its seat.
-    let mut pondered: Option<(usize, SearchReport<G::Move>)> = None;
+    // What the last ponder search left for the next engine move, and its seat.
+    let mut pondered: Option<(usize, Pondered<G::Move>)> = None;
     loop {
         if let Some(outcome) = record.outcome() {
             print_result(&record, &names, config.color, out)?;
@@ -856,11 +895,14 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         if let Some(verdict) = kit.tables_verdict(game, record.state()) {
             writeln!(out, "{}", tables_line(&who, verdict))?;
         }
-        let expected =
-            if config.ponder { expected_move(last_pv.as_ref(), record.moves()) } else { None };
         let ending = std::thread::scope(|scope| -> Result<Option<Ending>, PlayLoopError> {
-            let mut ponder =
-                expected.and_then(|mv| Ponder::start(scope, &record, &mut engines, mv));
+            let mut ponder = match config.ponder {
+                true => {
+                    let expected = expected_move(last_pv.as_ref(), record.moves());
+                    Ponder::start(scope, &record, &mut engines, expected)
+                }
+                false => None,
+            };
             loop {
                 write!(out, "{who} to move> ")?;
                 out.flush()?;
@@ -1074,13 +1116,17 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                 }
                 note_played(&mut redo, chosen);
                 // After a hit the pondering agent has searched the position after `chosen`
-                // already (an MCTS tree is rooted there): it is not told of it.
+                // already (an MCTS tree is rooted there): it is not told of it. An agent
+                // that pondered before the reply is told, and keeps the subtree of `chosen`.
                 let mut searched = None;
                 if let Some(p) = ponder.take() {
-                    let (seat, hit) = (p.seat, p.expected == chosen);
+                    let (seat, hit) = (p.seat, p.expected == Some(chosen));
+                    let before_reply = p.expected.is_none();
                     if let Some(report) = p.finish(&mut engines, hit) {
-                        pondered = Some((seat, report));
+                        pondered = Some((seat, Pondered::Hit(report)));
                         searched = Some(seat);
+                    } else if before_reply {
+                        pondered = Some((seat, Pondered::BeforeReply));
                     }
                 }
                 observe_all(game, &mut engines, &before, chosen, searched);
@@ -1767,6 +1813,30 @@ mod tests {
         }
     }
 
+    /// MCTS ponders the human's own position, so that whatever the human plays its next
+    /// search starts from the subtree of that move.
+    #[test]
+    fn mcts_keeps_the_pondered_subtree_of_any_reply() {
+        for ponder in [false, true] {
+            let mut game = PipedGame::start("mcts:iters=3000,seed=5", ponder);
+            game.send("4");
+            let first = game.engine_lines(1)[0].clone();
+            // Let the ponder search (3,000 playouts of the human's position) end.
+            std::thread::sleep(Duration::from_millis(300));
+            // A reply other than the expected one.
+            let expected = expected_reply(&first);
+            game.send(if expected == "1" { "7" } else { "1" });
+            let lines = game.engine_lines(2);
+            game.send("quit");
+            let (ending, moves, text) = game.finish();
+            assert_eq!(ending, Ending::Quit);
+            assert_eq!(moves.len(), 4, "{text}");
+            assert!(!lines[0].contains("pondered"), "{lines:?}");
+            assert!(!lines[1].contains("ponder hit"), "{lines:?}");
+            assert_eq!(lines[1].contains("(pondered: "), ponder, "{lines:?}");
+        }
+    }
+
     /// `undo` and the end of input while an engine ponders stop it and leave a sound game.
     #[test]
     fn undo_and_end_of_input_while_pondering() {
@@ -1818,7 +1888,8 @@ mod tests {
         let record = Record::new(&g, g.initial_state());
         let mut engines = patient_seats(Duration::from_millis(200));
         std::thread::scope(|scope| {
-            let ponder = Ponder::start(scope, &record, &mut engines, 4).expect("a ponder search");
+            let ponder =
+                Ponder::start(scope, &record, &mut engines, Some(4)).expect("a ponder search");
             assert!(engines[1].is_none(), "the agent is out of its seat while it ponders");
             // Far beyond the seat's 200 ms: the search waits for the human all the same.
             std::thread::sleep(Duration::from_millis(600));
@@ -1839,7 +1910,7 @@ mod tests {
         let record = Record::new(&g, g.initial_state());
         let mut engines = patient_seats(Duration::from_secs(60));
         std::thread::scope(|scope| {
-            let ponder = Ponder::start(scope, &record, &mut engines, 4).unwrap();
+            let ponder = Ponder::start(scope, &record, &mut engines, Some(4)).unwrap();
             std::thread::sleep(Duration::from_millis(100));
             let missed = std::time::Instant::now();
             assert!(ponder.finish(&mut engines, false).is_none());
@@ -1849,7 +1920,7 @@ mod tests {
         // Dropped (an error on the way out of a turn): the scope still ends.
         let dropped = std::time::Instant::now();
         std::thread::scope(|scope| {
-            let ponder = Ponder::start(scope, &record, &mut engines, 4).unwrap();
+            let ponder = Ponder::start(scope, &record, &mut engines, Some(4)).unwrap();
             drop(ponder);
         });
         assert!(dropped.elapsed() < Duration::from_secs(5), "{:?}", dropped.elapsed());
@@ -1862,9 +1933,11 @@ mod tests {
         let mut engines = patient_seats(Duration::from_secs(60));
         std::thread::scope(|scope| {
             // Illegal, or leading to a seat with no engine.
-            assert!(Ponder::start(scope, &record, &mut engines, 9).is_none());
+            assert!(Ponder::start(scope, &record, &mut engines, Some(9)).is_none());
+            // No expected move: an agent that does not ponder before the reply waits.
+            assert!(Ponder::start(scope, &record, &mut engines, None).is_none());
             let mut both_human: Vec<Option<Engine<TicTacToe>>> = vec![None, None];
-            assert!(Ponder::start(scope, &record, &mut both_human, 4).is_none());
+            assert!(Ponder::start(scope, &record, &mut both_human, Some(4)).is_none());
         });
         assert_eq!(expected_move(Some(&(1, vec![4, 0, 8])), &[3, 4]), Some(0));
         assert_eq!(expected_move(Some(&(1, vec![4, 0, 8])), &[3, 2]), None);

@@ -127,6 +127,18 @@ impl<G: Game, A: Agent<G>> Agent<G> for BookAgent<G, A> {
         self.inner.observe(game, state_before, mv);
     }
 
+    fn ponders_before_reply(&self) -> bool {
+        self.inner.ponders_before_reply()
+    }
+
+    fn carried_over(&self) -> u64 {
+        if self.last_from_book {
+            0
+        } else {
+            self.inner.carried_over()
+        }
+    }
+
     fn new_game(&mut self) {
         self.last_from_book = false;
         self.inner.new_game();

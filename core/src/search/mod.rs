@@ -350,6 +350,20 @@ pub trait Agent<G: Game> {
     /// keep search data such as a reused tree. The default ignores it.
     fn observe(&mut self, _game: &G, _state_before: &G::State, _mv: G::Move) {}
 
+    /// Whether pondering should search the opponent's own position (its reply still to come)
+    /// rather than the position after the reply it is expected to play. True for agents
+    /// that keep their search across moves ([`Agent::observe`]): whatever the reply, they
+    /// carry its part of the pondered search into their next one. The default is false.
+    fn ponders_before_reply(&self) -> bool {
+        false
+    }
+
+    /// How much of the last [`Agent::choose`] was carried over from earlier searches, in the
+    /// agent's own unit (MCTS: the playouts of the reused tree); 0 by default.
+    fn carried_over(&self) -> u64 {
+        0
+    }
+
     /// Forgets everything about the previous game (tables, trees, learned data) and readies
     /// the agent's memory for the next one (allocating its tables), so that no move's clock
     /// pays for it. Game loops call it before a game's first move.
@@ -370,6 +384,12 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn observe(&mut self, game: &G, state_before: &G::State, mv: G::Move) {
         (**self).observe(game, state_before, mv)
+    }
+    fn ponders_before_reply(&self) -> bool {
+        (**self).ponders_before_reply()
+    }
+    fn carried_over(&self) -> u64 {
+        (**self).carried_over()
     }
     fn new_game(&mut self) {
         (**self).new_game()

@@ -121,7 +121,7 @@ mod rules;
 pub use board::{ReversiMove, ReversiState};
 pub use error::Error;
 pub use eval::Evaluation;
-pub use features::{learned, Learned, OthelloFeatures};
+pub use features::{learned, Learned, OthelloFeatures, OthelloLearned};
 pub use notation::{square_name, GLYPHS};
 pub use perft::perft_fast;
 pub use rules::Reversi;

@@ -617,6 +617,14 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
         self.kept = Some(Kept { state, trees });
     }
 
+    fn ponders_before_reply(&self) -> bool {
+        self.tree_reuse
+    }
+
+    fn carried_over(&self) -> u64 {
+        self.last_reused
+    }
+
     fn new_game(&mut self) {
         self.kept = None;
         self.last_stats.clear();
