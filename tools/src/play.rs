@@ -1014,7 +1014,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     Ok(Input::Budget(change)) => {
                         stop_pondering(&mut ponder, &mut engines);
                         let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
-                        writeln!(out, "{text}")?;
+                        writeln!(out, "{}", wrap(&text, terminal_width(), "  "))?;
                         continue;
                     }
                     Ok(Input::Undo) => {
