@@ -36,10 +36,10 @@
 //!
 //! [`Learned`] weighs them with the weights in `weights/learned.txt`, which `tune fit` found
 //! on 32,000 depth-6 self-play games of both rule sets (the file's first lines give the
-//! commands), starting from an earlier fit without the regions. On 8x8 under the Deepomatic
-//! rules it beats the hand-set evaluation by about 40 Elo (SPRT, BENCHMARKS.md) although it
-//! searches half as many nodes; the hand-set evaluation stays the default until the gain is
-//! confirmed under the standard rules and on other board sizes.
+//! commands), starting from an earlier fit without the regions. On 8x8 it beats the
+//! hand-set evaluation by SPRT under both rule sets (about +40 Elo Deepomatic, +69 standard;
+//! BENCHMARKS.md) although it searches half as many nodes; the hand-set evaluation stays the
+//! default until the gain is measured on other board sizes.
 
 use ply::eval::{Features, LinearEval};
 use ply::Player;
