@@ -257,8 +257,16 @@ fn bad_options_are_errors_with_a_nonzero_exit() {
 fn enter_plays_a_forced_move_and_end_of_input_ends_the_game() {
     let r = run(
         "english_checkers",
-        // Out of the book: the engine's own depth-2 reply leads to the forced capture.
-        &["--human", "first", "--depth", "2", "--seed", "1", "--no-book"],
+        // Out of the book: the hand-set evaluation's depth-2 reply leads to the forced capture.
+        &[
+            "--human",
+            "first",
+            "--engine",
+            "alphabeta:depth=2,eval=classic",
+            "--seed",
+            "1",
+            "--no-book",
+        ],
         "11-15\n\nlist\n",
     );
     assert!(r.success, "{}", tail(&r.stdout));

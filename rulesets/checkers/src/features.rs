@@ -38,10 +38,10 @@
 //! on 32,000 depth-6 self-play games of both rule sets (the file's first lines give the
 //! commands), starting from an earlier fit without the regions. On 8x8 it beats the
 //! hand-set evaluation by SPRT under both rule sets (about +40 Elo Deepomatic, +69 standard;
-//! BENCHMARKS.md) although it searches half as many nodes; the hand-set evaluation stays the
-//! default until the gain is measured on other board sizes.
+//! BENCHMARKS.md) although it searches half as many nodes. [`CheckersLearned`], the engines'
+//! default, uses it on 8x8 and the hand-set evaluation on the other sizes.
 
-use ply::eval::{Features, LinearEval};
+use ply::eval::{Evaluator, Features, LinearEval};
 use ply::Player;
 
 use crate::bitboard::{Bits, Geometry, DL, DR, REVERSE, UL, UR};
@@ -338,6 +338,47 @@ pub fn learned() -> Learned {
     LinearEval::embedded(CheckersFeatures, LEARNED_WEIGHTS)
 }
 
+/// The engines' evaluation: [`Learned`] on the 8x8 board, where its weights were fitted and
+/// where it beats the hand-set evaluation by SPRT under both rule sets, and the game's own
+/// [`crate::eval::Classic`] on every other size. Spec `alphabeta:eval=learned` in the tools.
+///
+/// The weights are read once per process and shared by every copy.
+///
+/// ```
+/// use ply::eval::Evaluator;
+/// use ply::{Game, Player};
+/// use ply_checkers::{CheckersLearned, EnglishCheckers, Rules};
+///
+/// let eval = CheckersLearned::default();
+/// let game = EnglishCheckers::new(10, Rules::Standard)?;
+/// let start = game.initial_state();
+/// let classic = game.evaluate(&start, Player::FIRST);
+/// assert_eq!(eval.evaluate(&game, &start, Player::FIRST), classic);
+/// # Ok::<(), ply_checkers::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CheckersLearned {
+    learned: Learned,
+}
+
+impl Default for CheckersLearned {
+    fn default() -> Self {
+        static LEARNED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
+        CheckersLearned { learned: LEARNED.get_or_init(learned).clone() }
+    }
+}
+
+impl Evaluator<EnglishCheckers> for CheckersLearned {
+    #[inline]
+    fn evaluate(&self, game: &EnglishCheckers, state: &CheckersState, player: Player) -> i32 {
+        if game.size() == 8 {
+            self.learned.evaluate(game, state, player)
+        } else {
+            ply::Game::evaluate(game, state, player)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +426,46 @@ mod tests {
             }
         }
         seen
+    }
+
+    /// The engines' evaluation is the fitted one on 8x8 and the hand-set one elsewhere, at
+    /// positions away from the start too.
+    #[test]
+    fn the_engines_evaluation_uses_the_weights_on_8x8_only() {
+        let (eval, fitted) = (CheckersLearned::default(), learned());
+        for size in [6, 8, 10] {
+            let game = EnglishCheckers::new(size, Rules::Standard).unwrap();
+            let mut state = game.initial_state();
+            let mut moves = MoveList::new();
+            for ply in 0..12 {
+                for player in [Player::FIRST, Player::SECOND] {
+                    let expected = if size == 8 {
+                        fitted.evaluate(&game, &state, player)
+                    } else {
+                        game.evaluate(&state, player)
+                    };
+                    assert_eq!(eval.evaluate(&game, &state, player), expected, "size {size}");
+                }
+                game.generate_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.apply(&mut state, moves[ply % moves.len()]);
+            }
+            if size == 8 {
+                let start = game.initial_state();
+                let classic = game.evaluate(&start, Player::FIRST);
+                let mut after = start.clone();
+                game.generate_moves(&start, &mut moves);
+                game.apply(&mut after, moves[0]);
+                // The two evaluations differ somewhere in the opening.
+                assert!(
+                    eval.evaluate(&game, &after, Player::FIRST)
+                        != game.evaluate(&after, Player::FIRST)
+                        || eval.evaluate(&game, &start, Player::FIRST) != classic
+                );
+            }
+        }
     }
 
     #[test]

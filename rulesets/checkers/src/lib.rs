@@ -74,7 +74,7 @@ pub mod seed;
 
 pub use error::{BoardError, Error, FenError, MoveError, ParseRulesError};
 pub use eval::Weights;
-pub use features::{learned, CheckersFeatures, Learned};
+pub use features::{learned, CheckersFeatures, CheckersLearned, Learned};
 pub use moves::Move;
 pub use notation::{MoveText, Setup};
 pub use rules::{CheckersState, Color, DrawRules, EnglishCheckers, Piece, Rules};

@@ -36,10 +36,12 @@
 
 use std::time::Duration;
 
+use ply::eval::Evaluator;
 use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position};
 
 use crate::error::{BoardError, Error};
+use crate::features::CheckersLearned;
 use crate::rules::{CheckersState, Color, EnglishCheckers, Piece, Rules};
 
 /// A move as the seed writes it: the visited `(row, col)` squares, start first.
@@ -269,7 +271,7 @@ fn pieces_of(game: &EnglishCheckers, state: &CheckersState) -> Vec<(usize, Piece
 }
 
 /// The engine's move for `color` on `board` (Deepomatic rules), searched with the library's
-/// alpha-beta for at most `time`.
+/// alpha-beta and [`CheckersLearned`] for at most `time`.
 ///
 /// On a board with pieces on both colours of square (see the module documentation) the
 /// engine searches each half that has a candidate move on its own, with half the time each,
@@ -321,11 +323,12 @@ pub fn play_budget<S: AsRef<str>>(
     let mut best: Option<(f64, Path)> = None;
     for light in halves {
         let state = if light { &split.light } else { &split.dark };
-        let mut engine = AlphaBeta::new();
+        let mut engine = AlphaBeta::new().with_evaluator(CheckersLearned::default());
         let report = engine
             .choose(&split.game, Position::new(state), &share)
             .map_err(|e| Error::Search(e.to_string()))?;
-        let base = f64::from(split.game.evaluate(state, split.game.to_move(state)));
+        let base =
+            f64::from(engine.evaluator().evaluate(&split.game, state, split.game.to_move(state)));
         let gain = match report.value {
             ply::search::Value::Heuristic(v) => v - base,
             ply::search::Value::Win(n) => 1e9 - f64::from(n),
