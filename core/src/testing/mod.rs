@@ -11,3 +11,53 @@ pub mod agreement;
 mod conformance;
 
 pub use conformance::*;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{Game, MoveList};
+
+/// Plays `games` seeded random games from the initial state, each until it ends or has
+/// `max_plies` plies, and calls `visit` at every position on the way (the last included);
+/// returns how many positions it visited. The same seed plays the same games.
+///
+/// ```
+/// use ply::games::TicTacToe;
+/// use ply::testing::visit_random_games;
+/// use ply::Game;
+///
+/// let game = TicTacToe;
+/// let mut finished = 0;
+/// let seen = visit_random_games(&game, 20, 100, 7, |state| {
+///     finished += usize::from(game.outcome(state).is_some());
+/// });
+/// assert_eq!(finished, 20);
+/// assert!((20 * 6..=20 * 10).contains(&seen));
+/// ```
+pub fn visit_random_games<G: Game>(
+    game: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    mut visit: impl FnMut(&G::State),
+) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = MoveList::new();
+    let mut seen = 0;
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        for ply in 0..=max_plies {
+            visit(&state);
+            seen += 1;
+            if ply == max_plies || game.outcome(&state).is_some() {
+                break;
+            }
+            game.generate_moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game.apply(&mut state, moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    seen
+}

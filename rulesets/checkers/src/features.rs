@@ -383,7 +383,7 @@ impl Evaluator<EnglishCheckers> for CheckersLearned {
 mod tests {
     use super::*;
     use crate::Rules;
-    use ply::eval::Evaluator;
+    use ply::testing::visit_random_games;
     use ply::{Game, MoveList, Notation};
 
     fn features(game: &EnglishCheckers, state: &CheckersState, player: Player) -> Vec<f32> {
@@ -400,32 +400,16 @@ mod tests {
 
     /// Plays random games on `game`, checking at every position that the features are
     /// zero-sum; returns the number of positions seen.
-    fn random_games(game: &EnglishCheckers, games: u64) -> usize {
-        let mut seen = 0;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..games {
-            let mut state = game.initial_state();
-            let mut moves = MoveList::new();
-            for _ in 0..200 {
-                let (a, b) =
-                    (features(game, &state, Player::FIRST), features(game, &state, Player::SECOND));
-                assert!(
-                    a.iter().zip(&b).all(|(x, y)| *x == -*y),
-                    "not zero-sum: {}",
-                    game.format_state(&state)
-                );
-                seen += 1;
-                if game.outcome(&state).is_some() {
-                    break;
-                }
-                game.generate_moves(&state, &mut moves);
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
-            }
-        }
-        seen
+    fn random_games(game: &EnglishCheckers, games: usize) -> usize {
+        visit_random_games(game, games, 200, 1, |state| {
+            let (a, b) =
+                (features(game, state, Player::FIRST), features(game, state, Player::SECOND));
+            assert!(
+                a.iter().zip(&b).all(|(x, y)| *x == -*y),
+                "not zero-sum: {}",
+                game.format_state(state)
+            );
+        })
     }
 
     /// The engines' evaluation is the fitted one on 8x8 and the hand-set one elsewhere, at

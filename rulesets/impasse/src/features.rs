@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::eval::Classic;
     use ply::eval::Evaluator;
-    use ply::{Game, MoveList};
+    use ply::testing::visit_random_games;
 
     fn features(state: &ImpasseState, player: Player) -> Vec<f32> {
         let mut values = vec![0.0; COUNT];
@@ -212,27 +212,8 @@ mod tests {
     }
 
     /// Random games, calling `f` at every position; returns how many there were.
-    fn random_games(games: u64, mut f: impl FnMut(&ImpasseState)) -> usize {
-        let game = Impasse::new();
-        let mut seen = 0;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut moves = MoveList::new();
-        for _ in 0..games {
-            let mut state = game.initial_state();
-            loop {
-                f(&state);
-                seen += 1;
-                if game.outcome(&state).is_some() {
-                    break;
-                }
-                game.generate_moves(&state, &mut moves);
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
-            }
-        }
-        seen
+    fn random_games(games: usize, f: impl FnMut(&ImpasseState)) -> usize {
+        visit_random_games(&Impasse::new(), games, 10_000, 1, f)
     }
 
     #[test]

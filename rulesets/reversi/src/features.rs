@@ -431,7 +431,7 @@ mod tests {
     use super::*;
     use crate::Evaluation;
     use ply::eval::Weights;
-    use ply::{Game, MoveList};
+    use ply::testing::visit_random_games;
 
     fn features(game: &Reversi, state: &ReversiState, player: Player) -> Vec<f32> {
         let mut values = vec![0.0; COUNT];
@@ -450,26 +450,8 @@ mod tests {
     }
 
     /// Random games on `game`, calling `f` at every position; returns how many there were.
-    fn random_games(game: &Reversi, games: u64, mut f: impl FnMut(&ReversiState)) -> usize {
-        let mut seen = 0;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut moves = MoveList::new();
-        for _ in 0..games {
-            let mut state = game.initial_state();
-            loop {
-                f(&state);
-                seen += 1;
-                if game.outcome(&state).is_some() {
-                    break;
-                }
-                game.generate_moves(&state, &mut moves);
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
-            }
-        }
-        seen
+    fn random_games(game: &Reversi, games: usize, f: impl FnMut(&ReversiState)) -> usize {
+        visit_random_games(game, games, 10_000, 1, f)
     }
 
     #[test]
