@@ -23,13 +23,7 @@
 //! - `hanging_to_move` and `hanging_waiting`: pieces the opponent could take at once (a man
 //!   next to them or a king on their diagonal, an empty square beyond), of the side to move
 //!   (it can still save them) and of the side that has just moved (they can be taken now);
-//! - `to_move`: +1 for the side to move;
-//! - `region_K_DDDDDDDD`: the men on each of sixteen overlapping 4x4 blocks of the board
-//!   (K = 0..16: rows 1-4, 3-6, 5-8 and 7-10 counted from the far side, times the same
-//!   columns from the owner's left), one digit per dark square of the block in ascending
-//!   square order (`0` empty or a king, `1` the owner's man, `2` the opponent's man): the
-//!   block as the owner sees it counts +1, the block as the opponent sees it -1 (6,561
-//!   entries per block, Scan's board-region patterns).
+//! - `to_move`: +1 for the side to move.
 //!
 //! [`Learned`] weighs them with the weights in `weights/learned.txt`, which `tune fit` found
 //! on 10,000 self-play games, starting from the hand-written [`crate::eval::Classic`]'s
@@ -84,39 +78,6 @@ const RUNAWAY: usize = TABLE + 13;
 const HANGING_TO_MOVE: usize = TABLE + 14;
 const HANGING_WAITING: usize = TABLE + 15;
 const TO_MOVE: usize = TABLE + 16;
-/// The first of the region patterns, after the scalar features.
-const REGIONS: usize = TABLE + EXTRA.len();
-/// The overlapping 4x4 blocks of the board.
-const BLOCKS: usize = 16;
-/// The configurations of one block: 3 states on each of its 8 dark squares.
-const CONFIGS: usize = 6561;
-const COUNT: usize = REGIONS + BLOCKS * CONFIGS;
-
-/// The bits of each block's squares in index order (ascending square numbers from the
-/// owner's seat, White's numbering): rows `2 * (k / 4)` to `+ 3` counted from the far side
-/// (squares 1-5), columns `2 * (k % 4)` to `+ 3` from the owner's left.
-const BLOCK_BITS: [[u8; 8]; BLOCKS] = block_bits();
-
-const fn block_bits() -> [[u8; 8]; BLOCKS] {
-    let mut blocks = [[0u8; 8]; BLOCKS];
-    let mut k = 0;
-    while k < BLOCKS {
-        let (row0, col0) = (2 * (k / 4), 2 * (k % 4));
-        let mut n = 0;
-        let mut s = 1u8;
-        while s <= 50 {
-            let (row, i) = (((s - 1) / 5) as usize, ((s - 1) % 5) as usize);
-            let col = if row % 2 == 0 { 2 * i + 1 } else { 2 * i };
-            if row >= row0 && row < row0 + 4 && col >= col0 && col < col0 + 4 {
-                blocks[k][n] = bit_of(s) as u8;
-                n += 1;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    blocks
-}
 
 const fn squares(list: &[u8]) -> u64 {
     let mut bb = 0u64;
@@ -254,22 +215,13 @@ impl DraughtsFeatures {
 
 impl Features<InternationalDraughts> for DraughtsFeatures {
     fn count(&self) -> usize {
-        COUNT
+        TABLE + EXTRA.len()
     }
 
     fn name(&self, index: usize) -> String {
-        match index {
-            i if i < TABLE => format!("man_{}", i + 1),
-            i if i < REGIONS => EXTRA[i - TABLE].to_string(),
-            i => {
-                let (block, mut config) = ((i - REGIONS) / CONFIGS, (i - REGIONS) % CONFIGS);
-                let mut digits = String::with_capacity(8);
-                for _ in 0..8 {
-                    digits.push(char::from(b'0' + (config % 3) as u8));
-                    config /= 3;
-                }
-                format!("region_{block}_{digits}")
-            }
+        match index.checked_sub(TABLE) {
+            None => format!("man_{}", index + 1),
+            Some(extra) => EXTRA[extra].to_string(),
         }
     }
 
@@ -304,32 +256,6 @@ impl Features<InternationalDraughts> for DraughtsFeatures {
             -white_sign,
             sink,
         );
-        let (white_men, black_men) = (p.white & !p.kings, p.black & !p.kings);
-        let (black_seat_own, black_seat_opp) = (rotate(black_men), rotate(white_men));
-        for (k, block) in BLOCK_BITS.iter().enumerate() {
-            let white_config = DraughtsFeatures::configuration(block, white_men, black_men);
-            let black_config =
-                DraughtsFeatures::configuration(block, black_seat_own, black_seat_opp);
-            if white_config != black_config {
-                sink(REGIONS + k * CONFIGS + white_config, white_sign);
-                sink(REGIONS + k * CONFIGS + black_config, -white_sign);
-            }
-        }
-    }
-}
-
-impl DraughtsFeatures {
-    /// The configuration (0..6561) of `block` for the side whose men are `own` against the
-    /// opponent's men `opp`, both seen from its seat: digit `k` in base 3 for bit `block[k]`
-    /// (`1` its man, `2` the opponent's, `0` empty or a king).
-    #[inline]
-    fn configuration(block: &[u8; 8], own: u64, opp: u64) -> usize {
-        let mut config = 0;
-        for &bit in block.iter().rev() {
-            let digit = (own >> bit & 1) + 2 * (opp >> bit & 1);
-            config = config * 3 + digit as usize;
-        }
-        config
     }
 }
 
@@ -365,8 +291,7 @@ pub fn learned() -> Learned {
 mod tests {
     use super::*;
     use ply::eval::Evaluator;
-    use ply::testing::visit_random_games;
-    use ply::{Game, Notation};
+    use ply::{Game, MoveList, Notation};
 
     fn features(state: &DraughtsState, player: Player) -> Vec<f32> {
         let mut values = vec![0.0; DraughtsFeatures.count()];
@@ -384,12 +309,27 @@ mod tests {
     #[test]
     fn features_are_zero_sum_on_random_games() {
         let game = InternationalDraughts::new();
-        let seen = visit_random_games(&game, 30, 300, 2, |state| {
-            let (w, b) = (features(state, Player::FIRST), features(state, Player::SECOND));
-            assert!(w.iter().zip(&b).all(|(x, y)| *x == -*y), "not zero-sum: {state}");
-            // The flipped position is the same from the other seat.
-            assert_eq!(w, features(&state.flipped(), Player::SECOND), "{state}");
-        });
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut seen = 0;
+        let mut moves = MoveList::new();
+        for _ in 0..30 {
+            let mut state = game.initial_state();
+            for _ in 0..300 {
+                let (w, b) = (features(&state, Player::FIRST), features(&state, Player::SECOND));
+                assert!(w.iter().zip(&b).all(|(x, y)| *x == -*y), "not zero-sum: {state}");
+                // The flipped position is the same from the other seat.
+                assert_eq!(w, features(&state.flipped(), Player::SECOND), "{state}");
+                seen += 1;
+                if game.outcome(&state).is_some() {
+                    break;
+                }
+                game.generate_moves(&state, &mut moves);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
         assert!(seen > 1000);
         // The start is symmetric: only the move tells the sides apart.
         let start = features(&game.initial_state(), Player::FIRST);
@@ -403,9 +343,7 @@ mod tests {
             (0..DraughtsFeatures.count()).map(|i| DraughtsFeatures.name(i)).collect();
         assert_eq!(names.len(), DraughtsFeatures.count());
         assert!(names.iter().all(|n| !n.is_empty() && !n.contains(char::is_whitespace)));
-        assert_eq!(DraughtsFeatures.count(), 67 + 16 * 6561);
-        assert_eq!(DraughtsFeatures.name(REGIONS), "region_0_00000000");
-        assert_eq!(DraughtsFeatures.name(COUNT - 1), "region_15_22222222");
+        assert_eq!(DraughtsFeatures.count(), 67);
     }
 
     #[test]
@@ -443,85 +381,9 @@ mod tests {
         set("hanging_to_move", 1.0);
         set("hanging_waiting", -2.0);
         set("to_move", 1.0);
-        for i in 0..REGIONS {
+        for i in 0..DraughtsFeatures.count() {
             assert_eq!(w[i], expected[i], "{}", DraughtsFeatures.name(i));
         }
-    }
-
-    /// The region patterns as the module docs describe them, square by square: for each block
-    /// and each seat, the digits of the block's squares in ascending order from that seat.
-    fn regions_by_squares(state: &DraughtsState, player: Player) -> Vec<(String, f32)> {
-        let p = &state.pieces;
-        let man = |s: u8, white: bool| {
-            let bit = 1u64 << bit_of(s);
-            let side = if white { p.white } else { p.black };
-            side & bit != 0 && p.kings & bit == 0
-        };
-        let mut out = Vec::new();
-        for k in 0..BLOCKS {
-            let (row0, col0) = (2 * (k / 4), 2 * (k % 4));
-            let mut names = Vec::new();
-            for white_seat in [true, false] {
-                let mut digits = String::new();
-                for seat_square in 1..=50u8 {
-                    let (row, i) =
-                        (usize::from(seat_square - 1) / 5, usize::from(seat_square - 1) % 5);
-                    let col = if row % 2 == 0 { 2 * i + 1 } else { 2 * i };
-                    if !(row0..row0 + 4).contains(&row) || !(col0..col0 + 4).contains(&col) {
-                        continue;
-                    }
-                    let square = if white_seat { seat_square } else { 51 - seat_square };
-                    digits.push(if man(square, white_seat) {
-                        '1'
-                    } else if man(square, !white_seat) {
-                        '2'
-                    } else {
-                        '0'
-                    });
-                }
-                assert_eq!(digits.len(), 8);
-                names.push(format!("region_{k}_{digits}"));
-            }
-            if names[0] != names[1] {
-                let white = if player == Player::FIRST { 1.0 } else { -1.0 };
-                out.push((names[0].clone(), white));
-                out.push((names[1].clone(), -white));
-            }
-        }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
-    }
-
-    /// The region features that `extract` gives, by name.
-    fn regions(state: &DraughtsState, player: Player) -> Vec<(String, f32)> {
-        let mut out = Vec::new();
-        DraughtsFeatures.extract(&InternationalDraughts::new(), state, player, &mut |i, v| {
-            if i >= REGIONS {
-                out.push((DraughtsFeatures.name(i), v));
-            }
-        });
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
-    }
-
-    #[test]
-    fn regions_read_each_block_from_each_seat() {
-        let game = InternationalDraughts::new();
-        // Block 0 is squares 1, 2, 6, 7, 11, 12, 16 and 17 from White's seat: White's men on 7
-        // and 12, Black's man on 16 and a king (not counted) on 2.
-        let s = game.parse_state("W:W7,12:B16,K2").unwrap();
-        let w = regions(&s, Player::FIRST);
-        assert!(w.contains(&("region_0_00010120".to_string(), 1.0)), "{w:?}");
-        // Black's man on 16 is its 35, White's men on 7 and 12 its 44 and 39: block 15 is
-        // squares 34, 35, 39, 40, 44, 45, 49 and 50 from Black's seat.
-        assert!(w.contains(&("region_15_01202000".to_string(), -1.0)), "{w:?}");
-        assert_eq!(w, regions_by_squares(&s, Player::FIRST));
-        let b = regions(&s, Player::SECOND);
-        assert_eq!(b, w.iter().map(|(n, v)| (n.clone(), -v)).collect::<Vec<_>>());
-        // On random games too.
-        visit_random_games(&game, 3, 150, 1, |state| {
-            assert_eq!(regions(state, Player::FIRST), regions_by_squares(state, Player::FIRST));
-        });
     }
 
     #[test]
