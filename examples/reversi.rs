@@ -68,10 +68,13 @@ fn main() -> ExitCode {
 
 /// The NBoard engine: one command per line on stdin, answers on stdout. The search keeps its
 /// transposition table between moves, so a pondered position that the opponent did not
-/// reach still leaves its work behind.
+/// reach still leaves its work behind. It plays like the terminal's engine: the learned
+/// evaluation with late-move reductions (BENCHMARKS.md).
 fn nboard(name: &str, ponder: bool) -> ExitCode {
-    let options = AlphaBetaOptions { keep_tt: true, ..AlphaBetaOptions::default() };
-    let engine = NBoard::new(AlphaBeta::with_options(options), name);
+    let options = AlphaBetaOptions { keep_tt: true, lmr: true, ..AlphaBetaOptions::default() };
+    let search =
+        AlphaBeta::with_options(options).with_evaluator(ply_reversi::OthelloLearned::default());
+    let engine = NBoard::new(search, name);
     let pondering = if ponder { Pondering::On } else { Pondering::Off };
     match serve(engine, io::BufReader::new(io::stdin()), io::stdout(), pondering) {
         Ok(()) => ExitCode::SUCCESS,

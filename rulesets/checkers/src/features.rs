@@ -439,7 +439,7 @@ mod tests {
             if size == 8 {
                 let start = game.initial_state();
                 let classic = game.evaluate(&start, Player::FIRST);
-                let mut after = start.clone();
+                let mut after = start;
                 game.generate_moves(&start, &mut moves);
                 game.apply(&mut after, moves[0]);
                 // The two evaluations differ somewhere in the opening.

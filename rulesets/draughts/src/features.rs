@@ -291,7 +291,8 @@ pub fn learned() -> Learned {
 mod tests {
     use super::*;
     use ply::eval::Evaluator;
-    use ply::{Game, MoveList, Notation};
+    use ply::testing::visit_random_games;
+    use ply::{Game, Notation};
 
     fn features(state: &DraughtsState, player: Player) -> Vec<f32> {
         let mut values = vec![0.0; DraughtsFeatures.count()];
@@ -309,27 +310,12 @@ mod tests {
     #[test]
     fn features_are_zero_sum_on_random_games() {
         let game = InternationalDraughts::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut seen = 0;
-        let mut moves = MoveList::new();
-        for _ in 0..30 {
-            let mut state = game.initial_state();
-            for _ in 0..300 {
-                let (w, b) = (features(&state, Player::FIRST), features(&state, Player::SECOND));
-                assert!(w.iter().zip(&b).all(|(x, y)| *x == -*y), "not zero-sum: {state}");
-                // The flipped position is the same from the other seat.
-                assert_eq!(w, features(&state.flipped(), Player::SECOND), "{state}");
-                seen += 1;
-                if game.outcome(&state).is_some() {
-                    break;
-                }
-                game.generate_moves(&state, &mut moves);
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                game.apply(&mut state, moves[(seed % moves.len() as u64) as usize]);
-            }
-        }
+        let seen = visit_random_games(&game, 30, 300, 2, |state| {
+            let (w, b) = (features(state, Player::FIRST), features(state, Player::SECOND));
+            assert!(w.iter().zip(&b).all(|(x, y)| *x == -*y), "not zero-sum: {state}");
+            // The flipped position is the same from the other seat.
+            assert_eq!(w, features(&state.flipped(), Player::SECOND), "{state}");
+        });
         assert!(seen > 1000);
         // The start is symmetric: only the move tells the sides apart.
         let start = features(&game.initial_state(), Player::FIRST);
