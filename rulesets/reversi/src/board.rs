@@ -72,20 +72,18 @@ impl ReversiMove {
     }
 }
 
-/// A Reversi position: each player's discs and the player to move, with its Zobrist hash
-/// kept up to date by every move.
+/// A Reversi position: each player's discs and the player to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ReversiState {
     pub(crate) discs: [Bits; 4],
-    pub(crate) hash: u64,
     pub(crate) size: u8,
     pub(crate) to_move: u8,
 }
 
 impl ReversiState {
-    /// An empty board of `size` with player 1 to move and no hash set.
+    /// An empty board of `size` with player 1 to move.
     pub(crate) fn empty(size: usize) -> ReversiState {
-        ReversiState { discs: [NO_BITS; 4], hash: 0, size: size as u8, to_move: 0 }
+        ReversiState { discs: [NO_BITS; 4], size: size as u8, to_move: 0 }
     }
 
     /// The side length of the board.

@@ -111,10 +111,10 @@ pub fn format_ggf(game: &Reversi, state: &ReversiState) -> Result<String, String
 /// A message naming what is missing or illegal.
 pub fn parse_ggf(game: &Reversi, ggf: &str) -> Result<(ReversiState, Vec<u64>), String> {
     let (mut state, moves) = crate::ggf::read(game, ggf).map_err(|e| e.to_string())?;
-    let mut history = vec![state.hash];
+    let mut history = vec![game.key(&state)];
     for mv in moves {
         game.apply(&mut state, mv);
-        history.push(state.hash);
+        history.push(game.key(&state));
     }
     Ok((state, history))
 }
@@ -125,7 +125,7 @@ impl<A: Agent<Reversi>> NBoard<A> {
         let game = Reversi::new(8, 2).expect("8x8 with 2 players is valid");
         let state = game.initial_state();
         NBoard {
-            history: vec![state.hash],
+            history: vec![game.key(&state)],
             game,
             state,
             agent,
@@ -220,7 +220,7 @@ impl<A: Agent<Reversi>> NBoard<A> {
             Ok(mv) => {
                 self.agent.observe(&self.game, &self.state, mv);
                 self.game.apply(&mut self.state, mv);
-                self.history.push(self.state.hash);
+                self.history.push(self.game.key(&self.state));
                 Vec::new()
             }
             Err(e) => vec![format!("status bad move: {e}")],
@@ -328,7 +328,7 @@ impl<A: Agent<Reversi>> NBoard<A> {
         let mut state = self.state;
         self.game.apply(&mut state, reply);
         let mut history = self.history.clone();
-        history.push(state.hash);
+        history.push(self.game.key(&state));
         legal.clear();
         self.game.generate_moves(&state, &mut legal);
         let kept = self

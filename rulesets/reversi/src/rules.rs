@@ -27,10 +27,12 @@ enum Kind {
 
 /// Tables built once per rules object and shared by its clones.
 struct Tables {
-    zobrist: [[u64; 256]; 4],
-    side: [u64; 4],
     rays: Rays,
 }
+
+/// What [`Reversi::key`] starts from for each player to move.
+const SIDE_SEEDS: [u64; 4] =
+    [0x005e_ed0f_5e7e_5a11, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1, 0x510e_527f_ade6_82d1];
 
 /// Reversi for 2 to 4 players on a square board from 4x4 to 16x16.
 ///
@@ -64,6 +66,8 @@ pub struct Reversi {
     interior: u64,
     interior256: Bits,
     board: Bits,
+    /// How many of a player's four words the board uses.
+    words: usize,
     start: ReversiState,
     evaluation: Evaluation,
     endgame_empties: u32,
@@ -99,8 +103,6 @@ impl Reversi {
             (s, _) if s <= 8 => Kind::Small,
             _ => Kind::Large,
         };
-        let zobrist: [[u64; 256]; 4] = ply::zobrist::key_table(0x005e_ed0f_5e7e_5a11);
-        let [side]: [[u64; 4]; 1] = ply::zobrist::key_table(0x005e_ed0f_5e7e_5a12);
         let mut board = NO_BITS;
         let mut interior = 0u64;
         let mut interior256 = NO_BITS;
@@ -122,10 +124,11 @@ impl Reversi {
             interior,
             interior256,
             board,
+            words: (size * size).div_ceil(64),
             start: ReversiState::empty(size),
             evaluation: Evaluation::default(),
             endgame_empties: Self::ENDGAME_EMPTIES,
-            tables: Arc::new(Tables { zobrist, side, rays: Rays::new(size) }),
+            tables: Arc::new(Tables { rays: Rays::new(size) }),
         };
         game.start = game.standard_layout();
         Ok(game)
@@ -185,7 +188,7 @@ impl Reversi {
     pub fn with_start(mut self, state: ReversiState) -> Result<Reversi, Error> {
         self.check_state(&state)
             .map_err(|reason| Error::position(&state.rows().join("/"), reason))?;
-        self.start = self.rehash(state);
+        self.start = state;
         Ok(self)
     }
 
@@ -263,7 +266,7 @@ impl Reversi {
                 }
             }
         }
-        self.rehash(s)
+        s
     }
 
     /// Why `state` cannot be a position of these rules, if it cannot.
@@ -290,15 +293,19 @@ impl Reversi {
         Ok(())
     }
 
-    /// `state` with its Zobrist hash computed from scratch.
-    pub(crate) fn rehash(&self, mut state: ReversiState) -> ReversiState {
-        let t = &self.tables;
-        let mut h = t.side[state.to_move as usize];
-        for p in 0..4 {
-            for_each_bit(&state.discs[p], |sq| h ^= t.zobrist[p][sq]);
+    /// The hash of `state` ([`Game::hash`]), computed from the position when asked rather
+    /// than kept up to date by every move: the board words of each player in turn, folded
+    /// through SplitMix64's mixer from a seed for the player to move. Two players on 8x8 fold
+    /// two words.
+    #[inline]
+    pub(crate) fn key(&self, state: &ReversiState) -> u64 {
+        let mut h = SIDE_SEEDS[state.to_move as usize & 3];
+        for discs in &state.discs[..self.players] {
+            for &word in &discs[..self.words] {
+                h = ply::zobrist::mix64(h ^ word);
+            }
         }
-        state.hash = h;
-        state
+        h
     }
 
     /// A state of these rules from a board given as rows of `.` and `1`..`4` (top row first)
@@ -359,7 +366,7 @@ impl Reversi {
             ));
         }
         s.to_move = to_move.0;
-        Ok(self.rehash(s))
+        Ok(s)
     }
 
     /// The empty squares.
@@ -462,14 +469,7 @@ impl Reversi {
         (0..self.players).all(|i| !self.can_place(state, (first + i) % self.players))
     }
 
-    /// The Zobrist key of `player`'s disc on `sq`.
-    #[inline]
-    fn key(&self, player: usize, sq: usize) -> u64 {
-        self.tables.zobrist[player][sq]
-    }
-
-    /// [`Self::place_with_flips`] for two players on 8x8: one word per side, and a flipped
-    /// disc changes the hash by the same key whoever flips it.
+    /// [`Self::place_with_flips`] for two players on 8x8: one word per side.
     #[inline]
     fn place_othello(&self, state: &mut ReversiState, sq: usize) {
         let p = state.to_move as usize;
@@ -477,16 +477,6 @@ impl Reversi {
         let flips = othello_flips(mine, theirs, sq as u32);
         state.discs[p][0] = mine | flips | 1 << sq;
         state.discs[1 - p][0] = theirs & !flips;
-        let [zp, zq] = [&self.tables.zobrist[0], &self.tables.zobrist[1]];
-        let side = self.tables.side[0] ^ self.tables.side[1];
-        let mut h = state.hash ^ self.tables.zobrist[p][sq] ^ side;
-        let mut x = flips;
-        while x != 0 {
-            let s = x.trailing_zeros() as usize;
-            h ^= zp[s] ^ zq[s];
-            x &= x - 1;
-        }
-        state.hash = h;
         state.to_move = (1 - p) as u8;
     }
 
@@ -494,21 +484,10 @@ impl Reversi {
     #[inline]
     fn place_with_flips(&self, state: &mut ReversiState, sq: usize, flips: &Bits) {
         let p = state.to_move as usize;
-        let mut h = state.hash ^ self.key(p, sq);
         for q in 0..self.players {
-            if q == p {
-                continue;
-            }
-            for w in 0..4 {
-                let taken = state.discs[q][w] & flips[w];
-                if taken != 0 {
-                    state.discs[q][w] &= !taken;
-                    let mut x = taken;
-                    while x != 0 {
-                        let s = w * 64 + x.trailing_zeros() as usize;
-                        h ^= self.key(q, s) ^ self.key(p, s);
-                        x &= x - 1;
-                    }
+            if q != p {
+                for w in 0..4 {
+                    state.discs[q][w] &= !flips[w];
                 }
             }
         }
@@ -516,9 +495,7 @@ impl Reversi {
             state.discs[p][w] |= flips[w];
         }
         bit_set(&mut state.discs[p], sq);
-        let next = (p + 1) % self.players;
-        state.hash = h ^ self.tables.side[p] ^ self.tables.side[next];
-        state.to_move = next as u8;
+        state.to_move = ((p + 1) % self.players) as u8;
     }
 }
 
@@ -543,6 +520,21 @@ impl Game for Reversi {
     fn generate_moves(&self, state: &ReversiState, moves: &mut MoveList<ReversiMove>) {
         moves.clear();
         let p = state.to_move as usize;
+        if self.kind == Kind::Othello {
+            let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
+            let mut placements = mobility64(mine, theirs, !(mine | theirs), 8, OTHELLO_INTERIOR);
+            if placements == 0 {
+                if mobility64(theirs, mine, !(mine | theirs), 8, OTHELLO_INTERIOR) != 0 {
+                    moves.push(ReversiMove::Pass);
+                }
+                return;
+            }
+            while placements != 0 {
+                moves.push(ReversiMove::Place(placements.trailing_zeros() as u8));
+                placements &= placements - 1;
+            }
+            return;
+        }
         let placements = self.placements(state, p);
         for_each_bit(&placements, |sq| moves.push(ReversiMove::Place(sq as u8)));
         if moves.is_empty()
@@ -564,10 +556,7 @@ impl Game for Reversi {
                 self.place_with_flips(state, sq, &flips);
             }
             ReversiMove::Pass => {
-                let p = state.to_move as usize;
-                let next = (p + 1) % self.players;
-                state.hash ^= self.tables.side[p] ^ self.tables.side[next];
-                state.to_move = next as u8;
+                state.to_move = ((state.to_move as usize + 1) % self.players) as u8;
             }
         }
     }
@@ -587,7 +576,7 @@ impl Game for Reversi {
     }
 
     fn hash(&self, state: &ReversiState) -> Option<u64> {
-        Some(state.hash)
+        Some(self.key(state))
     }
 
     /// The square of a placement (`0..size * size`), and `size * size` for a pass.
@@ -633,6 +622,14 @@ impl Game for Reversi {
     #[inline]
     fn count_moves(&self, state: &ReversiState) -> u64 {
         let p = state.to_move as usize;
+        if self.kind == Kind::Othello {
+            let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
+            let n = mobility64(mine, theirs, !(mine | theirs), 8, OTHELLO_INTERIOR).count_ones();
+            if n > 0 {
+                return u64::from(n);
+            }
+            return u64::from(mobility64(theirs, mine, !(mine | theirs), 8, OTHELLO_INTERIOR) != 0);
+        }
         let n = bits_count(&self.placements(state, p)) as u64;
         if n > 0 {
             return n;
@@ -732,8 +729,26 @@ mod tests {
                 a.apply(&mut sa, mv);
                 b.apply(&mut sb, mv);
                 assert_eq!(sa, sb);
-                assert_eq!(sa.hash, a.rehash(sa).hash);
+                assert_eq!(a.hash(&sa), b.hash(&sb));
             }
+        }
+    }
+
+    /// The hash tells apart every distinct position of many random games, on every board
+    /// kind, and counts the player to move.
+    #[test]
+    fn hashes_tell_positions_apart() {
+        for (size, players) in [(8, 2), (6, 2), (7, 3), (8, 4), (10, 2), (16, 4)] {
+            let game = Reversi::new(size, players).unwrap();
+            let mut seen = std::collections::HashMap::new();
+            ply::testing::visit_random_games(&game, 40, 400, 5, |state| {
+                let h = game.hash(state).unwrap();
+                assert_eq!(*seen.entry(h).or_insert(*state), *state, "{size}x{size}");
+                let mut passed = *state;
+                game.apply(&mut passed, ReversiMove::Pass);
+                assert_ne!(game.hash(&passed), Some(h));
+            });
+            assert!(seen.len() > 1000, "{} positions", seen.len());
         }
     }
 

@@ -93,7 +93,7 @@ impl Search<'_> {
     /// The value of `state` with player 1 to move (after the replies), searching `depth`
     /// own turns; the flag is true if the value is exact.
     fn value(&mut self, state: &ReversiState, depth: u32) -> (f64, bool) {
-        if let Some(&(v, exact)) = self.table.get(&(state.hash, depth)) {
+        if let Some(&(v, exact)) = self.table.get(&(self.game.key(state), depth)) {
             return (v, exact);
         }
         self.nodes += 1;
@@ -122,7 +122,7 @@ impl Search<'_> {
             best.1 &= v.1;
         });
         if !self.aborted {
-            self.table.insert((state.hash, depth), best);
+            self.table.insert((self.game.key(state), depth), best);
         }
         best
     }

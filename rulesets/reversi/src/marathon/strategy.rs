@@ -148,7 +148,6 @@ pub(crate) fn play_on<'s>(
         let placements = game.placements(state, p);
         match strategy_of(p).best_with_flips(game, state, &placements) {
             Some((sq, flips)) => {
-                // Discs only: the hash is restored once at the end.
                 for q in 0..n {
                     for w in 0..4 {
                         state.discs[q][w] &= !flips[w];
@@ -167,8 +166,6 @@ pub(crate) fn play_on<'s>(
             }
         }
     }
-    // The pass shortcut above skips the hash; restore it and the mover nobody could use.
-    *state = game.rehash(*state);
 }
 
 /// Final disc counts of `state` for `game`'s players.
