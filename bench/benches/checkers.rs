@@ -1,5 +1,5 @@
-//! English checkers speed: perft (the specialised bulk-counting one and the generic `Game`
-//! path with every leaf played), move generation on a few positions, and alpha-beta.
+//! English checkers speed: perft (the specialised bulk-counting one, and the generic `Game`
+//! path with bulk counting and with every leaf played), move generation on a few positions, and alpha-beta.
 //!
 //! `cargo bench --bench checkers` (the `bench` profile: thin LTO, one codegen unit).
 //! Throughput is leaves per second for perft, positions per second for move generation and
@@ -30,6 +30,12 @@ fn perft_benches(c: &mut Criterion) {
             b.iter(|| perft_fast(&game, black_box(&start), depth))
         });
     }
+    let leaves = STANDARD[9];
+    assert_eq!(perft(&game, &start, 9, PerftMode::Bulk), leaves);
+    group.throughput(Throughput::Elements(leaves));
+    group.bench_function("generic_bulk_depth9", |b| {
+        b.iter(|| perft(&game, black_box(&start), 9, PerftMode::Bulk))
+    });
     for depth in [7u32, 8] {
         let leaves = STANDARD[depth as usize];
         assert_eq!(perft(&game, &start, depth, PerftMode::MakeAll), leaves);

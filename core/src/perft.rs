@@ -52,8 +52,19 @@ fn perft_with<G: Game>(
         return finished;
     }
     let mut total = 0;
+    let mut child = state.clone();
+    if depth == 2 && mode == PerftMode::Bulk {
+        // The last ply counted in the loop: no call per child.
+        for &mv in list.iter() {
+            child.clone_from(state);
+            game.apply(&mut child, mv);
+            let n = game.count_moves(&child);
+            total += if n == 0 { finished } else { n };
+        }
+        return total;
+    }
     for &mv in list.iter() {
-        let mut child = state.clone();
+        child.clone_from(state);
         game.apply(&mut child, mv);
         total += perft_with(game, &child, depth - 1, mode, rest);
     }
