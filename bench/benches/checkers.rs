@@ -1,5 +1,6 @@
 //! English checkers speed: perft (the specialised bulk-counting one, and the generic `Game`
-//! path with bulk counting and with every leaf played), move generation on a few positions, and alpha-beta.
+//! path with bulk counting and with every leaf played), move generation on a few positions,
+//! and alpha-beta.
 //!
 //! `cargo bench --bench checkers` (the `bench` profile: thin LTO, one codegen unit).
 //! Throughput is leaves per second for perft, positions per second for move generation and
