@@ -397,11 +397,7 @@ impl Reversi {
     #[inline]
     pub(crate) fn placements(&self, state: &ReversiState, player: usize) -> Bits {
         match self.kind {
-            Kind::Othello => {
-                let p = state.discs[player][0];
-                let o = state.discs[1 - player][0];
-                [mobility64(p, o, !(p | o), 8, OTHELLO_INTERIOR), 0, 0, 0]
-            }
+            Kind::Othello => [Self::othello_placements(state, player), 0, 0, 0],
             Kind::Small => {
                 let p = state.discs[player][0];
                 let o = Self::others(state, player)[0];
@@ -414,6 +410,13 @@ impl Reversi {
                 mobility256(&state.discs[player], &o, &empty, self.size as u32, &self.interior256)
             }
         }
+    }
+
+    /// [`Self::placements`] for two players on 8x8: one word.
+    #[inline(always)]
+    fn othello_placements(state: &ReversiState, player: usize) -> u64 {
+        let (p, o) = (state.discs[player][0], state.discs[1 - player][0]);
+        mobility64(p, o, !(p | o), 8, OTHELLO_INTERIOR)
     }
 
     /// True if `player` has at least one placement in `state`.
@@ -521,10 +524,9 @@ impl Game for Reversi {
         moves.clear();
         let p = state.to_move as usize;
         if self.kind == Kind::Othello {
-            let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
-            let mut placements = mobility64(mine, theirs, !(mine | theirs), 8, OTHELLO_INTERIOR);
+            let mut placements = Self::othello_placements(state, p);
             if placements == 0 {
-                if mobility64(theirs, mine, !(mine | theirs), 8, OTHELLO_INTERIOR) != 0 {
+                if Self::othello_placements(state, 1 - p) != 0 {
                     moves.push(ReversiMove::Pass);
                 }
                 return;
@@ -623,12 +625,11 @@ impl Game for Reversi {
     fn count_moves(&self, state: &ReversiState) -> u64 {
         let p = state.to_move as usize;
         if self.kind == Kind::Othello {
-            let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
-            let n = mobility64(mine, theirs, !(mine | theirs), 8, OTHELLO_INTERIOR).count_ones();
+            let n = Self::othello_placements(state, p).count_ones();
             if n > 0 {
                 return u64::from(n);
             }
-            return u64::from(mobility64(theirs, mine, !(mine | theirs), 8, OTHELLO_INTERIOR) != 0);
+            return u64::from(Self::othello_placements(state, 1 - p) != 0);
         }
         let n = bits_count(&self.placements(state, p)) as u64;
         if n > 0 {
