@@ -154,7 +154,6 @@ impl EndgameIndex for EnglishCheckers {
         let mut state = CheckersState::empty(to_move, self.size);
         state.pieces = [bm | bk, wm | wk];
         state.kings = bk | wk;
-        state.hash = state.full_hash();
         Some(state)
     }
 }

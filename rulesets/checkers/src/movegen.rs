@@ -217,7 +217,8 @@ pub(crate) fn generate<B: Bits>(
     }
     let empty = side.empty(g);
     let crown_row = g.crown_row[side.color];
-    for d in 0..4 {
+    let (dirs, len) = side.directions();
+    for &d in &dirs[..len] {
         let mut targets = g.step(d, side.movers(d)) & empty;
         while !targets.is_empty() {
             let to = targets.pop();

@@ -128,14 +128,14 @@ pub struct Piece {
 /// A position: the board size, the pieces on the dark squares, the side to move and the count
 /// of plies since the last capture or man move.
 ///
-/// Bitboards are over dark-square indices (square number minus one). The Zobrist hash is kept
-/// up to date by [`Game::apply`]; it covers the pieces and the side to move but not the ply
-/// counter, so that repeated positions have equal hashes.
+/// Bitboards are over dark-square indices (square number minus one). [`Game::hash`] is mixed
+/// from the bitboards and the side to move when asked (nothing is kept up to date by
+/// [`Game::apply`]); it leaves out the ply counter, so that repeated positions have equal
+/// hashes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CheckersState {
     pub(crate) pieces: [u128; 2],
     pub(crate) kings: u128,
-    pub(crate) hash: u64,
     pub(crate) quiet_plies: u16,
     pub(crate) side: u8,
     pub(crate) size: u8,
@@ -144,16 +144,13 @@ pub struct CheckersState {
 impl CheckersState {
     /// An empty `size` x `size` board with `to_move` to play.
     pub(crate) fn empty(to_move: Color, size: usize) -> CheckersState {
-        let mut s = CheckersState {
+        CheckersState {
             pieces: [0; 2],
             kings: 0,
-            hash: 0,
             quiet_plies: 0,
             side: to_move.index() as u8,
             size: size as u8,
-        };
-        s.hash = s.full_hash();
-        s
+        }
     }
 
     /// The colour to move.
@@ -201,25 +198,29 @@ impl CheckersState {
         self.quiet_plies
     }
 
-    /// Puts `piece` on `sq` (which must be empty), keeping the hash.
+    /// Puts `piece` on `sq` (which must be empty).
     pub(crate) fn put(&mut self, sq: usize, piece: Piece) {
         let b = 1u128 << sq;
         self.pieces[piece.color.index()] |= b;
         if piece.king {
             self.kings |= b;
         }
-        self.hash ^= zobrist(piece.color.index(), piece.king, sq);
     }
 
-    /// The hash computed from scratch.
-    pub(crate) fn full_hash(&self) -> u64 {
-        let mut h = if self.side == 1 { ZOBRIST_SIDE } else { 0 };
-        for c in 0..2 {
-            let mut b = self.pieces[c];
-            while b != 0 {
-                let sq = b.trailing_zeros() as usize;
-                b &= b - 1;
-                h ^= zobrist(c, self.kings >> sq & 1 == 1, sq);
+    /// The hash of the pieces and the side to move: the bitboards' 64-bit words run through
+    /// SplitMix64's mixer from a seed for the side to move. On 8x8 the high words are all
+    /// empty and left out.
+    #[inline]
+    pub(crate) fn key(&self) -> u64 {
+        use ply::zobrist::mix64;
+        let words = [self.pieces[0], self.pieces[1], self.kings];
+        let mut h = SIDE_SEEDS[usize::from(self.side)];
+        for w in words {
+            h = mix64(h ^ w as u64);
+        }
+        if (self.pieces[0] | self.pieces[1]) >> 64 != 0 {
+            for w in words {
+                h = mix64(h ^ (w >> 64) as u64);
             }
         }
         h
@@ -265,14 +266,20 @@ impl fmt::Debug for CheckersState {
     }
 }
 
-/// Random keys per (colour, kind) and square.
-static ZOBRIST: [[u64; 128]; 4] = ply::zobrist::key_table(0x2545_f491_4f6c_dd1d);
-const ZOBRIST_SIDE: u64 = ply::zobrist::splitmix64(0x5eed).1;
+/// The one-square set of each dark-square index: a load instead of a 128-bit shift.
+static SQUARE_BITS: [u128; 128] = {
+    let mut bits = [0u128; 128];
+    let mut sq = 0;
+    while sq < 128 {
+        bits[sq] = 1 << sq;
+        sq += 1;
+    }
+    bits
+};
 
-#[inline(always)]
-fn zobrist(color: usize, king: bool, sq: usize) -> u64 {
-    ZOBRIST[color * 2 + usize::from(king)][sq]
-}
+/// The hash's starting value for each side to move.
+const SIDE_SEEDS: [u64; 2] =
+    [ply::zobrist::splitmix64(0x5eed).1, ply::zobrist::splitmix64(0x5eee).1];
 
 /// The board geometry of one size, with the bitboard width that size uses.
 #[derive(Clone, Debug)]
@@ -523,37 +530,27 @@ impl Game for EnglishCheckers {
         with_geo!(self, g, movegen::generate(g, standard, &state.side(), moves))
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&self, state: &mut CheckersState, mv: Move) {
         let c = usize::from(state.side);
-        let o = c ^ 1;
-        let mut hash = state.hash ^ ZOBRIST_SIDE;
-        let mut captured = mv.captured;
-        if captured != 0 {
-            let kings = state.kings;
-            while captured != 0 {
-                let sq = captured.trailing_zeros() as usize;
-                captured &= captured - 1;
-                hash ^= zobrist(o, kings >> sq & 1 == 1, sq);
-            }
-            state.pieces[o] &= !mv.captured;
+        if mv.captured != 0 {
+            state.pieces[c ^ 1] &= !mv.captured;
             state.kings &= !mv.captured;
         }
-        let from = 1u128 << mv.from;
-        let to = 1u128 << mv.to;
+        let from = SQUARE_BITS[usize::from(mv.from)];
+        let to = SQUARE_BITS[usize::from(mv.to)];
         let was_king = state.kings & from != 0;
-        let is_king = was_king || mv.crowns;
-        hash ^=
-            zobrist(c, was_king, usize::from(mv.from)) ^ zobrist(c, is_king, usize::from(mv.to));
+        // `from` and `to` are equal only when a king's capture ends where it started: the
+        // square is cleared, then set again.
         state.pieces[c] = (state.pieces[c] & !from) | to;
-        state.kings &= !from;
-        if is_king {
+        if was_king {
+            state.kings = (state.kings & !from) | to;
+        } else if mv.crowns {
             state.kings |= to;
         }
         state.quiet_plies =
             if mv.captured != 0 || !was_king { 0 } else { state.quiet_plies.saturating_add(1) };
         state.side ^= 1;
-        state.hash = hash;
     }
 
     fn outcome(&self, state: &CheckersState) -> Option<Outcome> {
@@ -572,7 +569,7 @@ impl Game for EnglishCheckers {
 
     #[inline]
     fn hash(&self, state: &CheckersState) -> Option<u64> {
-        Some(state.hash)
+        Some(state.key())
     }
 
     #[inline]
@@ -611,6 +608,29 @@ impl Game for EnglishCheckers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash tells apart every distinct placement of pieces and side to move met in many
+    /// random games, on boards whose bitboards use one and two words, and leaves out the
+    /// count of quiet plies.
+    #[test]
+    fn hashes_tell_positions_apart() {
+        for size in [6, 8, 10, 16] {
+            let game = EnglishCheckers::new(size, Rules::Standard).unwrap();
+            let mut seen = std::collections::HashMap::new();
+            ply::testing::visit_random_games(&game, 40, 300, 3, |state| {
+                let h = game.hash(state).unwrap();
+                let placement = (state.pieces, state.kings, state.side);
+                assert_eq!(*seen.entry(h).or_insert(placement), placement, "{size}x{size}");
+                let mut other_side = *state;
+                other_side.side ^= 1;
+                assert_ne!(game.hash(&other_side), Some(h));
+                let mut later = *state;
+                later.quiet_plies += 1;
+                assert_eq!(game.hash(&later), Some(h));
+            });
+            assert!(seen.len() > 1000, "{size}x{size}: {} positions", seen.len());
+        }
+    }
 
     /// Along seeded random games, every move key is below the key space, and almost every
     /// move of a position has a key of its own.
