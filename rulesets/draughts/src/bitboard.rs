@@ -158,12 +158,6 @@ impl Iterator for Bits {
     }
 }
 
-/// Zobrist keys: `[white man, white king, black man, black king][bit]`.
-pub(crate) static ZOBRIST: [[u64; 64]; 4] = ply::zobrist::key_table(0x0d1a);
-
-/// Zobrist key xored in when Black is to move.
-pub(crate) const ZOBRIST_BLACK: u64 = ply::zobrist::splitmix64(0xb1ac).1;
-
 #[cfg(test)]
 mod tests {
     use super::*;

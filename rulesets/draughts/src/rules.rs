@@ -4,7 +4,7 @@
 use ply::eval::Evaluator;
 use ply::{Game, MoveList, Outcome, Player};
 
-use crate::bitboard::{bit_of, Bits, ZOBRIST, ZOBRIST_BLACK};
+use crate::bitboard::bit_of;
 use crate::eval;
 use crate::movegen::{self, Move, Pieces};
 
@@ -119,13 +119,16 @@ pub const NULL_MOVE_PIECES: u32 = 6;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DraughtsState {
     pub(crate) pieces: Pieces,
-    pub(crate) hash: u64,
     pub(crate) white_to_move: bool,
     /// Successive plies of king moves without capture.
     pub(crate) king_plies: u16,
     /// 0 outside the 16-move endgame; otherwise 1 + plies played since it arose.
     pub(crate) endgame_plies: u16,
 }
+
+/// The hash's starting value for each side to move (Black, White).
+const SIDE_SEEDS: [u64; 2] =
+    [ply::zobrist::splitmix64(0xb1ac).1, ply::zobrist::splitmix64(0x0d1a).1];
 
 /// A piece on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -196,8 +199,7 @@ impl DraughtsState {
     }
 
     pub(crate) fn from_parts(pieces: Pieces, white_to_move: bool, king_plies: u16) -> Self {
-        let mut s = DraughtsState { pieces, hash: 0, white_to_move, king_plies, endgame_plies: 0 };
-        s.hash = s.compute_hash();
+        let mut s = DraughtsState { pieces, white_to_move, king_plies, endgame_plies: 0 };
         if s.is_endgame_configuration() {
             s.endgame_plies = 1;
         }
@@ -273,16 +275,14 @@ impl DraughtsState {
         }
     }
 
-    fn compute_hash(&self) -> u64 {
+    /// The hash of the pieces and the side to move: the three bitboards run through
+    /// SplitMix64's mixer from a seed for the side to move.
+    #[inline]
+    fn key(&self) -> u64 {
+        use ply::zobrist::mix64;
         let p = &self.pieces;
-        let mut h = if self.white_to_move { 0 } else { ZOBRIST_BLACK };
-        let sets = [p.white & !p.kings, p.white & p.kings, p.black & !p.kings, p.black & p.kings];
-        for (i, set) in sets.into_iter().enumerate() {
-            for b in Bits(set) {
-                h ^= ZOBRIST[i][b as usize];
-            }
-        }
-        h
+        let seed = SIDE_SEEDS[usize::from(self.white_to_move)];
+        mix64(mix64(mix64(seed ^ p.white) ^ p.black) ^ p.kings)
     }
 
     fn is_king_vs_king(&self) -> bool {
@@ -362,26 +362,8 @@ impl Game for InternationalDraughts {
 
     fn apply(&self, state: &mut DraughtsState, mv: Move) {
         let white = state.white_to_move;
-        let from = 1u64 << mv.from;
-        let to = 1u64 << mv.to;
-        let before = state.pieces;
-        let king = before.kings & from != 0;
-        let (man_key, king_key, opp_man, opp_king) =
-            if white { (0, 1, 2, 3) } else { (2, 3, 0, 1) };
-        let mut h = state.hash ^ ZOBRIST_BLACK;
-        h ^= ZOBRIST[if king { king_key } else { man_key }][mv.from as usize];
+        let king = state.pieces.kings & 1u64 << mv.from != 0;
         state.pieces.play(mv, white);
-        let crowned = state.pieces.kings & to != 0;
-        h ^= ZOBRIST[if crowned { king_key } else { man_key }][mv.to as usize];
-        if mv.captured != 0 {
-            for b in Bits(mv.captured & before.kings) {
-                h ^= ZOBRIST[opp_king][b as usize];
-            }
-            for b in Bits(mv.captured & !before.kings) {
-                h ^= ZOBRIST[opp_man][b as usize];
-            }
-        }
-        state.hash = h;
         state.white_to_move = !white;
         state.king_plies =
             if king && mv.captured == 0 { state.king_plies.saturating_add(1) } else { 0 };
@@ -409,7 +391,7 @@ impl Game for InternationalDraughts {
     }
 
     fn hash(&self, state: &DraughtsState) -> Option<u64> {
-        Some(state.hash)
+        Some(state.key())
     }
 
     fn is_quiet(&self, state: &DraughtsState) -> bool {
@@ -424,7 +406,6 @@ impl Game for InternationalDraughts {
             return false;
         }
         state.white_to_move = !state.white_to_move;
-        state.hash ^= ZOBRIST_BLACK;
         true
     }
 
@@ -467,6 +448,27 @@ pub fn perft_fast(state: &DraughtsState, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash tells apart every distinct placement of pieces and side to move met in many
+    /// random games, and leaves out the draw counters.
+    #[test]
+    fn hashes_tell_positions_apart() {
+        let game = InternationalDraughts::new();
+        let mut seen = std::collections::HashMap::new();
+        ply::testing::visit_random_games(&game, 60, 300, 3, |state| {
+            let h = game.hash(state).unwrap();
+            let placement = (state.pieces, state.white_to_move);
+            assert_eq!(*seen.entry(h).or_insert(placement), placement);
+            let mut other_side = *state;
+            other_side.white_to_move ^= true;
+            assert_ne!(game.hash(&other_side), Some(h));
+            let mut later = *state;
+            later.king_plies += 1;
+            later.endgame_plies += 1;
+            assert_eq!(game.hash(&later), Some(h));
+        });
+        assert!(seen.len() > 5000, "{} positions", seen.len());
+    }
 
     /// Along seeded random games, every move key is below the key space, and almost every
     /// move of a position has a key of its own.
