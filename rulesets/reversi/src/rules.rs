@@ -472,8 +472,34 @@ impl Reversi {
         (0..self.players).all(|i| !self.can_place(state, (first + i) % self.players))
     }
 
+    /// [`Game::apply`] for every board but Othello's, and for passes.
+    #[inline(never)]
+    fn apply_general(&self, state: &mut ReversiState, mv: ReversiMove) {
+        match mv {
+            ReversiMove::Place(sq) => {
+                let sq = sq as usize;
+                let flips = self.flips(state, state.to_move as usize, sq);
+                self.place_with_flips(state, sq, &flips);
+            }
+            ReversiMove::Pass => {
+                state.to_move = ((state.to_move as usize + 1) % self.players) as u8;
+            }
+        }
+    }
+
+    /// [`Game::count_moves`] for every board but Othello's.
+    #[inline(never)]
+    fn count_moves_general(&self, state: &ReversiState) -> u64 {
+        let p = state.to_move as usize;
+        let n = bits_count(&self.placements(state, p)) as u64;
+        if n > 0 {
+            return n;
+        }
+        u64::from((1..self.players).any(|i| self.can_place(state, (p + i) % self.players)))
+    }
+
     /// [`Self::place_with_flips`] for two players on 8x8: one word per side.
-    #[inline]
+    #[inline(always)]
     fn place_othello(&self, state: &mut ReversiState, sq: usize) {
         let p = state.to_move as usize;
         let (mine, theirs) = (state.discs[p][0], state.discs[1 - p][0]);
@@ -546,20 +572,14 @@ impl Game for Reversi {
         }
     }
 
-    #[inline]
+    /// The Othello placement is inlined into callers; the other cases are a call away.
+    #[inline(always)]
     fn apply(&self, state: &mut ReversiState, mv: ReversiMove) {
         match mv {
             ReversiMove::Place(sq) if self.kind == Kind::Othello => {
                 self.place_othello(state, sq as usize);
             }
-            ReversiMove::Place(sq) => {
-                let sq = sq as usize;
-                let flips = self.flips(state, state.to_move as usize, sq);
-                self.place_with_flips(state, sq, &flips);
-            }
-            ReversiMove::Pass => {
-                state.to_move = ((state.to_move as usize + 1) % self.players) as u8;
-            }
+            _ => self.apply_general(state, mv),
         }
     }
 
@@ -621,7 +641,7 @@ impl Game for Reversi {
         true
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_moves(&self, state: &ReversiState) -> u64 {
         let p = state.to_move as usize;
         if self.kind == Kind::Othello {
@@ -631,11 +651,7 @@ impl Game for Reversi {
             }
             return u64::from(Self::othello_placements(state, 1 - p) != 0);
         }
-        let n = bits_count(&self.placements(state, p)) as u64;
-        if n > 0 {
-            return n;
-        }
-        u64::from((1..self.players).any(|i| self.can_place(state, (p + i) % self.players)))
+        self.count_moves_general(state)
     }
 }
 
