@@ -1,5 +1,5 @@
-//! The board layout: 50 playable squares in a `u64` with ghost bits, direction shifts, ray
-//! tables and Zobrist keys.
+//! The board layout: 50 playable squares in a `u64` with ghost bits, direction shifts and ray
+//! tables.
 //!
 //! Square `s` (1..=50, standard numbering, square 1 at the top right of Black's side) sits on
 //! bit `(s - 1) + (s - 1) / 10`: every pair of rows takes 11 bits, the 11th a ghost that no
