@@ -1,5 +1,6 @@
-//! Zobrist hashing keys: reproducible pseudo-random 64-bit values, computable at compile time,
-//! so a ruleset's key tables can be `static` data.
+//! Position hashing: Zobrist keys (reproducible pseudo-random 64-bit values, computable at
+//! compile time, so a ruleset's key tables can be `static` data) for hashes kept up to date by
+//! every move, and [`fold_words`] for hashes computed from a few bitboards when asked.
 //!
 //! ```
 //! use ply::zobrist::{key_table, splitmix64};
@@ -17,6 +18,24 @@ pub const fn mix64(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// Folds `words` into a hash, starting from `seed`, each word mixed in by [`mix64`]. A game
+/// whose position is a few bitboards can compute its hash this way when asked, instead of
+/// keeping Zobrist keys up to date in every move; a seed per player to move keeps positions
+/// that differ only in the turn apart.
+///
+/// ```
+/// use ply::zobrist::{fold_words, splitmix64};
+///
+/// let seeds = [splitmix64(1).1, splitmix64(2).1];
+/// let (mine, theirs) = (0x0000_0010_0800_0000_u64, 0x0000_0008_1000_0000_u64);
+/// assert_ne!(fold_words(seeds[0], &[mine, theirs]), fold_words(seeds[1], &[mine, theirs]));
+/// assert_ne!(fold_words(seeds[0], &[mine, theirs]), fold_words(seeds[0], &[theirs, mine]));
+/// ```
+#[inline]
+pub fn fold_words(seed: u64, words: &[u64]) -> u64 {
+    words.iter().fold(seed, |h, &w| mix64(h ^ w))
 }
 
 /// One step of the SplitMix64 generator: the next state and the key it yields.

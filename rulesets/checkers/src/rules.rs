@@ -212,18 +212,16 @@ impl CheckersState {
     /// empty and left out.
     #[inline]
     pub(crate) fn key(&self) -> u64 {
-        use ply::zobrist::mix64;
-        let words = [self.pieces[0], self.pieces[1], self.kings];
-        let mut h = SIDE_SEEDS[usize::from(self.side)];
-        for w in words {
-            h = mix64(h ^ w as u64);
+        use ply::zobrist::fold_words;
+        let [black, white, kings] = [self.pieces[0], self.pieces[1], self.kings];
+        let h = fold_words(
+            SIDE_SEEDS[usize::from(self.side)],
+            &[black as u64, white as u64, kings as u64],
+        );
+        if (black | white) >> 64 == 0 {
+            return h;
         }
-        if (self.pieces[0] | self.pieces[1]) >> 64 != 0 {
-            for w in words {
-                h = mix64(h ^ (w >> 64) as u64);
-            }
-        }
-        h
+        fold_words(h, &[(black >> 64) as u64, (white >> 64) as u64, (kings >> 64) as u64])
     }
 
     /// The pieces seen from the side to move, narrowed to `B`.

@@ -279,10 +279,9 @@ impl DraughtsState {
     /// SplitMix64's mixer from a seed for the side to move.
     #[inline]
     fn key(&self) -> u64 {
-        use ply::zobrist::mix64;
         let p = &self.pieces;
         let seed = SIDE_SEEDS[usize::from(self.white_to_move)];
-        mix64(mix64(mix64(seed ^ p.white) ^ p.black) ^ p.kings)
+        ply::zobrist::fold_words(seed, &[p.white, p.black, p.kings])
     }
 
     fn is_king_vs_king(&self) -> bool {

@@ -299,13 +299,10 @@ impl Reversi {
     /// two words.
     #[inline]
     pub(crate) fn key(&self, state: &ReversiState) -> u64 {
-        let mut h = SIDE_SEEDS[state.to_move as usize & 3];
-        for discs in &state.discs[..self.players] {
-            for &word in &discs[..self.words] {
-                h = ply::zobrist::mix64(h ^ word);
-            }
-        }
-        h
+        let seed = SIDE_SEEDS[state.to_move as usize & 3];
+        state.discs[..self.players]
+            .iter()
+            .fold(seed, |h, discs| ply::zobrist::fold_words(h, &discs[..self.words]))
     }
 
     /// A state of these rules from a board given as rows of `.` and `1`..`4` (top row first)
