@@ -371,7 +371,7 @@ pub trait Game: Sync {
     /// A 64-bit hash of `state`, or `None` if the game does not provide one. Transposition
     /// tables and repetition detection are off without it. It may be kept up to date by
     /// `apply` (Zobrist keys) or computed here from the state (for bitboards,
-    /// [`crate::zobrist::mix64`] over the words).
+    /// [`crate::zobrist::fold_words`] over the words).
     fn hash(&self, _state: &Self::State) -> Option<u64> {
         None
     }
