@@ -91,7 +91,7 @@ impl Features<TicTacToe> for Squares {
         _: &TicTacToe,
         state: &TicTacToeState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         for sq in 0..9u8 {
             let kind = match sq {

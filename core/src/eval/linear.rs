@@ -23,7 +23,7 @@
 //!     fn name(&self, index: usize) -> String {
 //!         ["centre", "corners"][index].to_string()
 //!     }
-//!     fn extract(&self, _: &TicTacToe, state: &TicTacToeState, player: Player, sink: &mut dyn FnMut(usize, f32)) {
+//!     fn extract(&self, _: &TicTacToe, state: &TicTacToeState, player: Player, sink: &mut impl FnMut(usize, f32)) {
 //!         let side = |sq: u8| match state.at(sq) {
 //!             Some(p) if p == player => 1.0,
 //!             Some(_) => -1.0,
@@ -70,8 +70,15 @@ pub trait Features<G: Game>: Clone + Send + Sync + 'static {
 
     /// Calls `sink(index, value)` for the features of `state` from `player`'s side that are
     /// not zero (an index may be given more than once; its values add up). Called at every
-    /// leaf of a search: it must not allocate.
-    fn extract(&self, game: &G, state: &G::State, player: Player, sink: &mut dyn FnMut(usize, f32));
+    /// leaf of a search: it must not allocate. The sink is a type parameter, not a trait
+    /// object, so that [`LinearEval`]'s sum compiles into the extraction.
+    fn extract(
+        &self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        sink: &mut impl FnMut(usize, f32),
+    );
 }
 
 /// A weights file: one `name value` line per feature, `#` comments, and a `# scale S` line

@@ -38,7 +38,7 @@ impl PawnFeatures {
         state: &BreakthroughState,
         player: Player,
         sign: f32,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let (rows, cols) = (game.rows(), game.cols());
         let (pawns, enemy) = (state.pawns(player), state.pawns(player.opponent()));
@@ -81,7 +81,7 @@ impl Features<Breakthrough> for PawnFeatures {
         game: &Breakthrough,
         state: &BreakthroughState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         PawnFeatures::side(game, state, player, 1.0, sink);
         PawnFeatures::side(game, state, player.opponent(), -1.0, sink);

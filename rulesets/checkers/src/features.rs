@@ -155,7 +155,7 @@ impl CheckersFeatures {
         state: &CheckersState,
         c: usize,
         sign: f32,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let kings = B::from_u128(state.kings);
         let own = B::from_u128(state.pieces[c]);
@@ -267,7 +267,7 @@ impl Features<EnglishCheckers> for CheckersFeatures {
         game: &EnglishCheckers,
         state: &CheckersState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let c = Color::of(player).index();
         with_geo!(game, g, {

@@ -149,7 +149,7 @@ impl DraughtsFeatures {
         opp_kings: u64,
         to_move: bool,
         sign: f32,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let men = own & !own_kings;
         let occupied = own | opp;
@@ -230,7 +230,7 @@ impl Features<InternationalDraughts> for DraughtsFeatures {
         _game: &InternationalDraughts,
         state: &DraughtsState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let p = &state.pieces;
         let (white, white_kings) = (p.white, p.white & p.kings);

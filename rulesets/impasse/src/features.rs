@@ -85,7 +85,7 @@ fn above(bb: Bitboard) -> Bitboard {
 impl ImpasseFeatures {
     /// Adds `sign` times the features of side `p` alone to `sink`.
     #[inline]
-    fn side(s: &ImpasseState, p: usize, sign: f32, sink: &mut dyn FnMut(usize, f32)) {
+    fn side(s: &ImpasseState, p: usize, sign: f32, sink: &mut impl FnMut(usize, f32)) {
         let singles = s.singles[p];
         let doubles = s.doubles[p];
         for row in 0..8 {
@@ -156,7 +156,7 @@ impl Features<Impasse> for ImpasseFeatures {
         _game: &Impasse,
         state: &ImpasseState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let me = player.index() & 1;
         ImpasseFeatures::side(state, me, 1.0, sink);

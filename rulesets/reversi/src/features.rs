@@ -329,7 +329,7 @@ impl Features<Reversi> for OthelloFeatures {
         game: &Reversi,
         state: &ReversiState,
         player: Player,
-        sink: &mut dyn FnMut(usize, f32),
+        sink: &mut impl FnMut(usize, f32),
     ) {
         let players = game.players();
         let me = player.index();
