@@ -304,7 +304,10 @@ impl_score_float!(f32, f64);
 ///    nonsense state, but it is never undefined behaviour.
 /// 4. `outcome` is well formed: a [`Outcome::Winner`] names a seat below `num_players()`, and
 ///    [`Outcome::Scores`] has exactly `num_players()` entries.
-/// 5. `to_move` is a seat below `num_players()`.
+/// 5. `to_move` is a seat below `num_players()`. Any turn order is allowed: players need not
+///    alternate or take turns in seat order, and a move may leave the same player to move
+///    again (an extra turn, as in Kalah). Every search, book and table follows `to_move` of
+///    each position and never assumes who moves next.
 /// 6. `evaluate` is finite and strictly inside `±Score::WIN_RANGE` for every state and player.
 /// 7. If `hash` returns `Some` for one state it returns `Some` for all; equal states have equal
 ///    hashes. The hash identifies the *position*: the pieces, the player to move and every
@@ -351,7 +354,8 @@ pub trait Game: Sync {
     /// How many players take part (1 or more).
     fn num_players(&self) -> usize;
 
-    /// The player whose turn it is in `state`.
+    /// The player whose turn it is in `state`: any seat, whoever moved last (see contract
+    /// point 5).
     fn to_move(&self, state: &Self::State) -> Player;
 
     /// Clears `moves` and writes every legal move of `state` into it (empty when terminal).

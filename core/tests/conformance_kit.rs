@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use ply::games::{mix64, ConnectFour, ThreeHeaps, TicTacToe};
+use ply::games::{mix64, CoinRow, ConnectFour, ThreeHeaps, TicTacToe, TurnOrder};
 use ply::testing::{assert_conforms, check_game, check_notation, Config, Rule};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
@@ -31,6 +31,27 @@ fn three_heaps_conforms() {
     for heaps in [[3, 4, 5], [1, 0, 7], [20, 20, 20]] {
         let report = assert_conforms(&ThreeHeaps::new(heaps).unwrap(), &Config::default());
         assert_eq!(report.games, 64);
+    }
+}
+
+/// A game in which a player may move twice in a row (extra turns, an irregular turn order)
+/// conforms like any other, and its random games do show players moving twice.
+#[test]
+fn coin_row_conforms_in_every_turn_order() {
+    let coins = [3, 8, 2, 6, 1, 4, 9, 7, 5, 2, 2, 8];
+    for turns in [TurnOrder::Alternate, TurnOrder::EvenAgain, TurnOrder::ThueMorse] {
+        let game = CoinRow::new(&coins, turns).unwrap();
+        let report = assert_conforms(&game, &Config::default());
+        assert_eq!(report.plies, 64 * coins.len() as u64, "{turns:?}: {report}");
+        let mut repeats = 0;
+        let mut state = game.initial_state();
+        while game.outcome(&state).is_none() {
+            let before = game.to_move(&state);
+            game.apply(&mut state, 1);
+            repeats +=
+                usize::from(game.outcome(&state).is_none() && game.to_move(&state) == before);
+        }
+        assert_eq!(repeats > 0, turns != TurnOrder::Alternate, "{turns:?}");
     }
 }
 

@@ -39,7 +39,8 @@ struct Node<G: Game> {
 /// The tree starts at the game's initial state. Each [`DropOut::expand_next`] takes the leaf
 /// with the best (lowest) *expansion priority* and adds all its children, each evaluated by
 /// the caller (usually [`leaf_value`], an alpha-beta search); the values are then backed up
-/// by negamax to the root. A leaf's priority is the cheapest way to reach it from the root,
+/// by minimax to the root (negated across a move that passes the turn, kept across one after
+/// which the same player moves again). A leaf's priority is the cheapest way to reach it from the root,
 /// where each move costs the drop-out weight (one ply deeper) plus the value it loses
 /// against the best move of its position: lines that good play follows are expanded deep,
 /// lines that lose a little are expanded less, blunders hardly at all. Positions reached by
@@ -92,29 +93,28 @@ pub fn leaf_value<G: Game, A: Agent<G> + ?Sized>(
     state: &G::State,
 ) -> Result<f64, SearchError> {
     let mut state = state.clone();
-    let mut sign = 1.0;
+    // +1 while the player to move is the one of `state` (forced moves may keep the turn).
+    let player = game.to_move(&state);
+    let sign = |s: &G::State| if game.to_move(s) == player { 1.0 } else { -1.0 };
     let mut moves = MoveList::new();
     for _ in 0..MAX_FORCED {
         if let Some(outcome) = game.outcome(&state) {
-            return Ok(sign * outcome_value(game, &state, &outcome));
+            return Ok(sign(&state) * outcome_value(game, &state, &outcome));
         }
         moves.clear();
         game.generate_moves(&state, &mut moves);
         match moves.len() {
             0 => return Err(SearchError::NoLegalMoves),
-            1 => {
-                game.apply(&mut state, moves[0]);
-                sign = -sign;
-            }
+            1 => game.apply(&mut state, moves[0]),
             _ => {
                 let report = agent.choose(game, Position::new(&state), budget)?;
                 let value = book_value(report.value)
                     .unwrap_or_else(|| game.evaluate(&state, game.to_move(&state)).to_f64());
-                return Ok(sign * value);
+                return Ok(sign(&state) * value);
             }
         }
     }
-    Ok(sign * game.evaluate(&state, game.to_move(&state)).to_f64())
+    Ok(sign(&state) * game.evaluate(&state, game.to_move(&state)).to_f64())
 }
 
 impl<'g, G: Game> DropOut<'g, G> {
@@ -167,7 +167,9 @@ impl<'g, G: Game> DropOut<'g, G> {
                 game.apply(&mut child, m.mv);
                 let mut path = entry.path.clone();
                 path.push(m.mv);
-                let j = tree.node(child, path, -m.value)?;
+                // The book move's value is for the side to move here; the child's is for its own.
+                let same = game.to_move(&child) == game.to_move(&state);
+                let j = tree.node(child, path, if same { m.value } else { -m.value })?;
                 if j != i && !tree.reaches(j, i) {
                     children.push((m.mv, j));
                 }
@@ -264,7 +266,7 @@ impl<'g, G: Game> DropOut<'g, G> {
                 continue;
             };
             for &(_, j) in children {
-                let loss = (node.value + self.nodes[j].value).max(0.0);
+                let loss = (node.value - self.move_value(i, j)).max(0.0);
                 let next = c + self.weight + loss;
                 if next < cost[j] {
                     cost[j] = next;
@@ -359,10 +361,22 @@ impl<'g, G: Game> DropOut<'g, G> {
         Ok(Some(self.nodes.len() - before))
     }
 
-    /// The negamax value of an expanded node from its children.
+    /// The value of child `j` for the side to move at its parent `i`: the child's own value
+    /// where the same player moves again there, its negation where the opponent moves.
+    fn move_value(&self, i: usize, j: usize) -> f64 {
+        let game = self.game;
+        let same = game.to_move(&self.nodes[i].state) == game.to_move(&self.nodes[j].state);
+        if same {
+            self.nodes[j].value
+        } else {
+            -self.nodes[j].value
+        }
+    }
+
+    /// The minimax value of an expanded node from its children, for its side to move.
     fn backed_up(&self, i: usize) -> Option<f64> {
         let children = self.nodes[i].children.as_ref().filter(|c| !c.is_empty())?;
-        Some(children.iter().map(|&(_, j)| -self.nodes[j].value).fold(f64::NEG_INFINITY, f64::max))
+        Some(children.iter().map(|&(_, j)| self.move_value(i, j)).fold(f64::NEG_INFINITY, f64::max))
     }
 
     /// Backs up values from node `x` (just expanded) to every ancestor that changes.
@@ -428,7 +442,7 @@ impl<'g, G: Game> DropOut<'g, G> {
                 }
             }
             let moves =
-                children.iter().map(|&(mv, j)| BookMove { mv, value: -self.nodes[j].value });
+                children.iter().map(|&(mv, j)| BookMove { mv, value: self.move_value(i, j) });
             book.insert(path, node.hash, moves.collect());
         }
         book

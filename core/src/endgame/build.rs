@@ -6,8 +6,10 @@
 //! are kept as edges of the slice's move graph, reversed. Then results spread backwards from
 //! what is known, in order of distance (a bucket queue): a position with a move to a lost
 //! position is won one ply later than the shortest such loss; a position whose every move
-//! leads to a won position is lost one ply later than the longest. What is never reached is
-//! a draw. Processing distances in increasing order makes every distance exact.
+//! leads to a won position is lost one ply later than the longest. A move after which the
+//! same player moves again (an extra turn) carries the result over unchanged instead: a move
+//! to a position won for the mover wins. What is never reached is a draw. Processing
+//! distances in increasing order makes every distance exact.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -88,7 +90,7 @@ pub enum BuildError {
     #[error("a move from slice {0} leads to a position that no slice holds")]
     Unindexed(String),
     /// A slice has more indices than a build can hold.
-    #[error("slice {0} has {1} indices, more than 2^32")]
+    #[error("slice {0} has {1} indices, more than 2^31")]
     TooLarge(String, u64),
     /// Reading or writing a table file failed.
     #[error(transparent)]
@@ -222,6 +224,10 @@ struct Node {
     hold: u32,
 }
 
+/// The bit of a reversed edge whose move leaves the same player to move (an extra turn),
+/// beside the index of the predecessor in the other 31 bits.
+const KEEPS_TURN: u32 = 1 << 31;
+
 /// Not known yet.
 const PENDING: u8 = 0;
 /// The index names no position.
@@ -246,7 +252,7 @@ pub fn solve_slice<G: EndgameIndex>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Vec<u8>, SliceStats), BuildError> {
     let size = game.slice_size(slice);
-    if size > u64::from(u32::MAX) {
+    if size > u64::from(KEEPS_TURN) {
         return Err(BuildError::TooLarge(game.slice_name(slice), size));
     }
     let n = size as usize;
@@ -300,7 +306,8 @@ pub fn solve_slice<G: EndgameIndex>(
         }
         all
     };
-    // The reversed graph: the predecessors of each index, in one array.
+    // The reversed graph: the predecessors of each index (with the KEEPS_TURN bit), in one
+    // array.
     let mut start = vec![0u32; n + 1];
     for &(to, _) in &edges {
         start[to as usize + 1] += 1;
@@ -344,33 +351,35 @@ pub fn solve_slice<G: EndgameIndex>(
             _ => {}
         }
     }
+    // A position settled as won (or lost) for its side to move tells each predecessor that
+    // one of its moves loses (or wins), or the reverse across an extra turn.
     let mut d = 0usize;
     while d < wins.len().max(losses.len()) {
-        let won = if d < wins.len() { std::mem::take(&mut wins[d]) } else { Vec::new() };
-        for p in won {
-            if !settle(&mut nodes[p as usize], &mut values[p as usize], Verdict::Win(d as u32)) {
-                continue;
-            }
-            for &q in &preds[start[p as usize] as usize..start[p as usize + 1] as usize] {
-                let node = &mut nodes[q as usize];
-                if node.state != PENDING {
+        for won in [true, false] {
+            let queue = if won { &mut wins } else { &mut losses };
+            let settled = if d < queue.len() { std::mem::take(&mut queue[d]) } else { Vec::new() };
+            let verdict = if won { Verdict::Win(d as u32) } else { Verdict::Loss(d as u32) };
+            for p in settled {
+                if !settle(&mut nodes[p as usize], &mut values[p as usize], verdict) {
                     continue;
                 }
-                node.open -= 1;
-                if node.open == 0 && node.win == 0 && !node.draw {
-                    let at = (d as u32 + 1).max(node.hold);
-                    push(&mut losses, at, q);
-                }
-            }
-        }
-        let lost = if d < losses.len() { std::mem::take(&mut losses[d]) } else { Vec::new() };
-        for p in lost {
-            if !settle(&mut nodes[p as usize], &mut values[p as usize], Verdict::Loss(d as u32)) {
-                continue;
-            }
-            for &q in &preds[start[p as usize] as usize..start[p as usize + 1] as usize] {
-                if nodes[q as usize].state == PENDING {
-                    push(&mut wins, d as u32 + 1, q);
+                for &edge in &preds[start[p as usize] as usize..start[p as usize + 1] as usize] {
+                    let q = edge & !KEEPS_TURN;
+                    let node = &mut nodes[q as usize];
+                    if node.state != PENDING {
+                        continue;
+                    }
+                    if won == (edge & KEEPS_TURN != 0) {
+                        // A move to a win of the same player: won one ply later.
+                        push(&mut wins, d as u32 + 1, q);
+                        continue;
+                    }
+                    // A move to a win of the opponent's: lost once every move is.
+                    node.open -= 1;
+                    if node.open == 0 && node.win == 0 && !node.draw {
+                        let at = (d as u32 + 1).max(node.hold);
+                        push(&mut losses, at, q);
+                    }
                 }
             }
         }
@@ -424,6 +433,7 @@ fn expand<G: EndgameIndex>(
         *value = ended(o.margin(game.to_move(&state))).to_byte();
         return Ok(());
     }
+    let mover = game.to_move(&state);
     moves.clear();
     game.generate_moves(&state, moves);
     if moves.is_empty() {
@@ -440,7 +450,8 @@ fn expand<G: EndgameIndex>(
             let (s, i) =
                 game.locate(&child).ok_or_else(|| BuildError::Unindexed(game.slice_name(slice)))?;
             if s == slice {
-                edges.push((i as u32, index));
+                let keeps = if game.to_move(&child) == mover { KEEPS_TURN } else { 0 };
+                edges.push((i as u32, index | keeps));
                 node.open += 1;
                 continue;
             }
@@ -450,7 +461,7 @@ fn expand<G: EndgameIndex>(
             })?;
             Verdict::from_byte(byte).ok_or_else(|| BuildError::Unindexed(game.slice_name(slice)))?
         };
-        match verdict.parent() {
+        match verdict.through(game.to_move(&child) == mover) {
             Verdict::Win(d) => node.win = if node.win == 0 { d } else { node.win.min(d) },
             Verdict::Loss(d) => node.hold = node.hold.max(d),
             Verdict::Draw => node.draw = true,

@@ -123,12 +123,29 @@ pub(crate) const HOLE: u8 = 255;
 
 impl Verdict {
     /// The verdict one ply earlier, for the player who moved into a position with this
-    /// verdict.
+    /// verdict when that position has the other player to move.
     pub fn parent(self) -> Verdict {
         match self {
             Verdict::Win(n) => Verdict::Loss(n + 1),
             Verdict::Loss(n) => Verdict::Win(n + 1),
             Verdict::Draw => Verdict::Draw,
+        }
+    }
+
+    /// The verdict one ply earlier, for the player who moved into a position with this
+    /// verdict: [`Verdict::parent`] where the other player moves there, the same result one
+    /// ply longer where the mover moves again (`keeps_turn`, an extra turn).
+    ///
+    /// ```
+    /// use ply::endgame::Verdict;
+    /// assert_eq!(Verdict::Win(2).through(false), Verdict::Loss(3));
+    /// assert_eq!(Verdict::Win(2).through(true), Verdict::Win(3));
+    /// ```
+    pub fn through(self, keeps_turn: bool) -> Verdict {
+        match (self, keeps_turn) {
+            (Verdict::Win(n), true) => Verdict::Win(n + 1),
+            (Verdict::Loss(n), true) => Verdict::Loss(n + 1),
+            (v, _) => v.parent(),
         }
     }
 

@@ -142,7 +142,7 @@ impl<S: Copy + Eq + Hash> Tables<S> {
         for &mv in moves.iter() {
             let mut child = state.clone();
             game.apply(&mut child, mv);
-            match verdict(&child)?.parent() {
+            match verdict(&child)?.through(game.to_move(&child) == game.to_move(state)) {
                 Verdict::Win(n) => win = Some(win.map_or(n, |w| w.min(n))),
                 Verdict::Draw => draw = true,
                 Verdict::Loss(n) => loss = Some(loss.map_or(n, |l| l.max(n))),

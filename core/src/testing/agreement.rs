@@ -2,7 +2,8 @@
 //! brute-force search of the same model at the same depth, and a best move among the moves
 //! that reach it.
 //!
-//! - [`check_agreement`]: two-player [`AlphaBeta`] against plain negamax.
+//! - [`check_agreement`]: two-player [`AlphaBeta`] against plain minimax; [`check_search`]
+//!   any other two-player searcher against the same reference.
 //! - [`check_multiplayer_agreement`]: [`MultiplayerSearch`] with the paranoid, max^n and
 //!   best-reply opponent models against a brute-force search of each model, for any number of
 //!   players.
@@ -24,9 +25,12 @@
 //!
 //! # Two players
 //!
-//! The reference is plain negamax with the search's leaf rule: a terminal position scores as
-//! above, a position at the horizon is evaluated if it is quiet, and with quiescence a non-quiet
-//! one is searched one more ply, up to [`QUIESCENCE_DEPTH`] plies beyond the horizon. The
+//! The reference is plain minimax from the root player's point of view with the search's leaf
+//! rule: the root player maximises and its opponent minimises, read from each position's
+//! player to move (so a game with extra turns, where a player moves twice in a row, is
+//! judged by what it is and not by alternation); a terminal position scores as above, a
+//! position at the horizon is evaluated if it is quiet, and with quiescence a non-quiet one is
+//! searched one more ply, up to [`QUIESCENCE_DEPTH`] plies beyond the horizon. The
 //! checked option sets are: plain alpha-beta, PVS alone, the transposition table alone (with
 //! [`AlphaBetaOptions::tt_exact_depth`], since a deeper stored result legitimately changes a
 //! fixed-depth value), aspiration windows alone (with a narrow window, so that re-searches
@@ -73,6 +77,7 @@
 //! ```
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use num_traits::Zero;
 use rand::{Rng, SeedableRng};
@@ -114,11 +119,11 @@ struct Mode {
     margin: bool,
 }
 
-/// Checks every enhancement option set of [`AlphaBeta`] against plain negamax at `depth` on
+/// Checks every enhancement option set of [`AlphaBeta`] against plain minimax at `depth` on
 /// each of `positions` (terminal positions and positions with a single move are skipped).
 ///
 /// # Errors
-/// The first [`Disagreement`] found: a different root value, a best move whose negamax value
+/// The first [`Disagreement`] found: a different root value, a best move whose reference value
 /// is not the best, or a search error.
 pub fn check_agreement<G: Game>(
     game: &G,
@@ -162,8 +167,7 @@ pub fn check_agreement<G: Game>(
     ];
     let mut agents: Vec<AlphaBeta> =
         sets.iter().map(|(_, o)| AlphaBeta::with_options(o.clone())).collect();
-    let mut reference =
-        Negamax { game, lists: Vec::new(), mode: Mode { quiescence: false, margin: false } };
+    let mut reference = Reference::new(game, Mode { quiescence: false, margin: false });
     let mut moves = MoveList::new();
     let budget = Budget::depth(depth);
     for (index, state) in positions.iter().enumerate() {
@@ -179,48 +183,151 @@ pub fn check_agreement<G: Game>(
                 Some((_, v)) => v.clone(),
                 None => {
                     reference.mode = mode;
-                    let v: Vec<G::Score> = moves
-                        .iter()
-                        .map(|&mv| {
-                            let mut child = state.clone();
-                            game.apply(&mut child, mv);
-                            -reference.negamax(&child, depth - 1, 1, 0)
-                        })
-                        .collect();
+                    let v = reference.root_values(state, &moves, depth);
                     computed.push((mode, v.clone()));
                     v
                 }
             };
-            let best = values.iter().copied().fold(values[0], |a, b| if b > a { b } else { a });
-            let fail = |problem: String| Disagreement {
-                position: index,
-                state: format!("{state:?}"),
-                depth,
-                options: name,
-                problem,
+            let searched = agent.run(game, Position::new(state), &budget).map_err(|e| {
+                disagreement(index, state, depth, name, format!("search failed: {e}"))
+            })?;
+            let found = Found {
+                raw: searched.score,
+                value: Some(searched.report.value),
+                best_move: searched.report.best_move,
             };
-            let searched = agent
-                .run(game, Position::new(state), &budget)
-                .map_err(|e| fail(format!("search failed: {e}")))?;
-            let (report, raw) = (searched.report, searched.score);
-            if raw != Some(best) {
-                return Err(fail(format!("root value {raw:?}, negamax {best:?}")));
-            }
-            if !value_matches(report.value, best) {
-                return Err(fail(format!(
-                    "reported value {:?} for the root value {best:?}",
-                    report.value
-                )));
-            }
-            let i = moves.iter().position(|&m| m == report.best_move);
-            if i.map(|i| values[i]) != Some(best) {
-                return Err(fail(format!(
-                    "best move {:?} has negamax value {:?}, the best is {best:?}",
-                    report.best_move,
-                    i.map(|i| values[i])
-                )));
-            }
+            judge::<G>(index, state, depth, name, &moves, &values, found)?;
         }
+    }
+    Ok(())
+}
+
+/// What a searcher under test answers for one position: its raw root score (for the player
+/// to move, `None` when it has none), the value it reports (`None` to leave it unchecked) and
+/// its best move.
+struct Found<M, S> {
+    raw: Option<S>,
+    value: Option<Value>,
+    best_move: M,
+}
+
+fn disagreement<S: fmt::Debug>(
+    position: usize,
+    state: &S,
+    depth: u32,
+    options: &'static str,
+    problem: String,
+) -> Disagreement {
+    Disagreement { position, state: format!("{state:?}"), depth, options, problem }
+}
+
+/// Compares what a search found at one position with the reference values of its moves.
+fn judge<G: Game>(
+    index: usize,
+    state: &G::State,
+    depth: u32,
+    name: &'static str,
+    moves: &[G::Move],
+    values: &[G::Score],
+    found: Found<G::Move, G::Score>,
+) -> Result<(), Disagreement> {
+    let best = values.iter().copied().fold(values[0], |a, b| if b > a { b } else { a });
+    let fail = |problem: String| disagreement(index, state, depth, name, problem);
+    if found.raw != Some(best) {
+        return Err(fail(format!("root value {:?}, reference {best:?}", found.raw)));
+    }
+    if let Some(value) = found.value {
+        if !value_matches(value, best) {
+            return Err(fail(format!("reported value {value:?} for the root value {best:?}")));
+        }
+    }
+    let i = moves.iter().position(|&m| m == found.best_move);
+    if i.map(|i| values[i]) != Some(best) {
+        return Err(fail(format!(
+            "best move {:?} has reference value {:?}, the best is {best:?}",
+            found.best_move,
+            i.map(|i| values[i])
+        )));
+    }
+    Ok(())
+}
+
+/// Checks any two-player searcher against the plain reference at `depth` on each of
+/// `positions` (terminal positions and positions with a single move are skipped), the way
+/// [`check_agreement`] checks [`AlphaBeta`]: `search` answers a position with its root value
+/// for the player to move and its best move, from a search to `depth` plies without
+/// quiescence, with win/draw/loss scores (a win `n` plies away is `Score::win_in(n)`). `name`
+/// names the searcher in a [`Disagreement`].
+///
+/// A searcher of one's own is checked this way, and so is the check itself: a negamax that
+/// negates every child's value, whatever the player to move there, fails it on a game with
+/// extra turns ([`crate::games::CoinRow`]).
+///
+/// ```
+/// use ply::games::{TicTacToe, TicTacToeState};
+/// use ply::testing::agreement::{check_search, random_positions};
+/// use ply::{Game, MoveList, Score};
+///
+/// // Plain negamax (tic-tac-toe alternates, so negating every ply is right here).
+/// fn negamax(game: &TicTacToe, s: &TicTacToeState, depth: u32, ply: u32) -> i32 {
+///     if let Some(o) = game.outcome(s) {
+///         return o.margin(game.to_move(s)).signum() * i32::win_in(ply);
+///     }
+///     if depth == 0 {
+///         return game.evaluate(s, game.to_move(s));
+///     }
+///     let mut moves = MoveList::new();
+///     game.generate_moves(s, &mut moves);
+///     let child = |&mv: &u8| {
+///         let mut c = *s;
+///         game.apply(&mut c, mv);
+///         -negamax(game, &c, depth - 1, ply + 1)
+///     };
+///     moves.iter().map(child).max().unwrap_or(0)
+/// }
+///
+/// let game = TicTacToe;
+/// let positions = random_positions(&game, 10, 5, 7);
+/// check_search(&game, &positions, 3, "negamax", |s| {
+///     let mut moves = MoveList::new();
+///     game.generate_moves(s, &mut moves);
+///     let value = |&mv: &u8| {
+///         let mut c = *s;
+///         game.apply(&mut c, mv);
+///         -negamax(&game, &c, 2, 1)
+///     };
+///     let best = moves.iter().max_by_key(|mv| value(mv)).ok_or("no move")?;
+///     Ok((value(best), *best))
+/// })
+/// .unwrap();
+/// ```
+///
+/// # Errors
+/// The first [`Disagreement`]: a different root value, a best move whose reference value is
+/// not the best, or an error of `search`.
+pub fn check_search<G, F>(
+    game: &G,
+    positions: &[G::State],
+    depth: u32,
+    name: &'static str,
+    mut search: F,
+) -> Result<(), Disagreement>
+where
+    G: Game,
+    F: FnMut(&G::State) -> Result<(G::Score, G::Move), Box<dyn std::error::Error>>,
+{
+    let mut reference = Reference::new(game, Mode { quiescence: false, margin: false });
+    let mut moves = MoveList::new();
+    for (index, state) in positions.iter().enumerate() {
+        game.generate_moves(state, &mut moves);
+        if moves.len() < 2 || depth == 0 {
+            continue;
+        }
+        let values = reference.root_values(state, &moves, depth);
+        let (raw, best_move) = search(state)
+            .map_err(|e| disagreement(index, state, depth, name, format!("search failed: {e}")))?;
+        let found = Found { raw: Some(raw), value: None, best_move };
+        judge::<G>(index, state, depth, name, &moves, &values, found)?;
     }
     Ok(())
 }
@@ -450,19 +557,51 @@ fn finished<S: Score>(outcome: &Outcome, player: Player, ply: usize, margin: boo
     }
 }
 
-/// Plain negamax with the search's leaf rule.
-struct Negamax<'a, G: Game> {
+/// The two-player reference: plain minimax from the point of view of one player, the one to
+/// move at the root, with the search's leaf rule. That player takes the largest value where
+/// it is to move and its opponent the smallest, whoever moved last: the player to move is
+/// read from each position, never assumed to alternate, and no value is negated on its way
+/// up. A leaf scored for its own player to move (a finished game, the game's solver, the
+/// evaluation) is turned to the root player's view there, once.
+struct Reference<'a, G: Game> {
     game: &'a G,
     lists: Vec<MoveList<G::Move>>,
     mode: Mode,
+    root: Player,
 }
 
-impl<G: Game> Negamax<'_, G> {
-    fn negamax(&mut self, state: &G::State, depth: u32, ply: usize, qply: u32) -> G::Score {
+impl<'a, G: Game> Reference<'a, G> {
+    fn new(game: &'a G, mode: Mode) -> Self {
+        Reference { game, lists: Vec::new(), mode, root: Player::FIRST }
+    }
+
+    /// The value of each of `moves` from `state` for the player to move there, at `depth`.
+    fn root_values(&mut self, state: &G::State, moves: &[G::Move], depth: u32) -> Vec<G::Score> {
+        self.root = self.game.to_move(state);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = state.clone();
+                self.game.apply(&mut child, mv);
+                self.minimax(&child, depth - 1, 1, 0)
+            })
+            .collect()
+    }
+
+    /// `value`, a score for `player`, from the root player's point of view.
+    fn for_root(&self, value: G::Score, player: Player) -> G::Score {
+        if player == self.root {
+            value
+        } else {
+            -value
+        }
+    }
+
+    fn minimax(&mut self, state: &G::State, depth: u32, ply: usize, qply: u32) -> G::Score {
         let game = self.game;
         let mover = game.to_move(state);
         if let Some(o) = game.outcome(state) {
-            return finished(&o, mover, ply, self.mode.margin);
+            return finished(&o, self.root, ply, self.mode.margin);
         }
         // The game's exact solver answers below the root, as in the search.
         if ply > 0 {
@@ -470,7 +609,7 @@ impl<G: Game> Negamax<'_, G> {
             if let Some(solved) = game.solve_endgame(state, i32::MIN / 4, i32::MAX / 4, &mut budget)
             {
                 let m = solved.margin();
-                return if self.mode.margin {
+                let v = if self.mode.margin {
                     G::Score::from_f64(f64::from(m))
                 } else {
                     let at = ply as u32 + solved.plies().unwrap_or(1);
@@ -480,11 +619,12 @@ impl<G: Game> Negamax<'_, G> {
                         _ => G::Score::zero(),
                     }
                 };
+                return self.for_root(v, mover);
             }
         }
         let max_q = if self.mode.quiescence { QUIESCENCE_DEPTH } else { 0 };
         if depth == 0 && (qply >= max_q || game.is_quiet(state)) {
-            return game.evaluate(state, mover);
+            return self.for_root(game.evaluate(state, mover), mover);
         }
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, MoveList::new);
@@ -492,13 +632,14 @@ impl<G: Game> Negamax<'_, G> {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         game.generate_moves(state, &mut moves);
         let (d, q) = if depth > 0 { (depth - 1, 0) } else { (0, qply + 1) };
+        let maximising = mover == self.root;
         let mut best = None;
         for &mv in moves.iter() {
             let mut child = state.clone();
             game.apply(&mut child, mv);
-            let v = -self.negamax(&child, d, ply + 1, q);
+            let v = self.minimax(&child, d, ply + 1, q);
             best = match best {
-                Some(b) if b >= v => Some(b),
+                Some(b) if (maximising && b >= v) || (!maximising && b <= v) => Some(b),
                 _ => Some(v),
             };
         }

@@ -550,19 +550,36 @@ pub(crate) fn terminal_score<S: Score>(
     }
 }
 
-/// The score of a game solver's answer ([`Game::solve_endgame`](crate::Game::solve_endgame))
-/// `ply` plies below the root: the margin with margin scores, else a win or loss at its
-/// distance (one ply when the solver gives none) or a draw.
-pub(crate) fn solved_score<S: Score>(solved: Solved, ply: usize, margin: bool) -> S {
+/// The score of a game solver's answer ([`Game::solve_endgame`](crate::Game::solve_endgame),
+/// or an endgame table's) `ply` plies below the root, searched inside `(alpha, beta)`: the
+/// margin with margin scores, else a win or loss at its distance (one ply when the solver gives
+/// none) or a draw.
+///
+/// With margin scores a win or a loss without its margin (an endgame table's verdict) only
+/// bounds the margin, at least 1 or at most -1: it answers, fail-soft, where that bound already
+/// falls outside the window, and `None` otherwise, so that the search finds the margin itself
+/// instead of taking ±1 for it.
+pub(crate) fn solved_score<S: Score>(
+    solved: Solved,
+    ply: usize,
+    margin: bool,
+    alpha: S,
+    beta: S,
+) -> Option<S> {
     let at = |plies: Option<u32>| ply as u32 + plies.unwrap_or(1);
     if margin {
-        return S::from_f64(f64::from(solved.margin()));
+        return match solved {
+            Solved::Margin(m) => Some(S::from_f64(f64::from(m))),
+            Solved::Draw => Some(S::zero()),
+            Solved::Win(_) => Some(S::from_f64(1.0)).filter(|&lower| lower >= beta),
+            Solved::Loss(_) => Some(S::from_f64(-1.0)).filter(|&upper| upper <= alpha),
+        };
     }
-    match solved.margin().signum() {
+    Some(match solved.margin().signum() {
         1 => S::win_in(at(solved.plies())),
         -1 => -S::win_in(at(solved.plies())),
         _ => S::zero(),
-    }
+    })
 }
 
 /// The reported value of a root score: proven wins and losses as such, zero as a draw when the

@@ -9,10 +9,13 @@
 //!
 //! # Scores
 //!
-//! Scores are the game's [`Game::Score`], from the point of view of the player to move. A
-//! terminal position `ply` plies from the root scores `Score::win_in(ply)` for the winner (the
-//! sole best player) and its negation for the loser, so the search prefers the shortest win
-//! and the longest loss; a shared first place scores zero. With
+//! Scores are the game's [`Game::Score`], from the point of view of the player to move. The
+//! players need not alternate: where a move leaves the same player to move (an extra turn,
+//! as in Kalah), the child's value is that player's own and is not negated; everywhere else
+//! it is negated, and the window with it. A terminal position `ply` plies from the root
+//! scores `Score::win_in(ply)` for the winner (the sole best player) and its negation for the
+//! loser, so the search prefers the shortest win and the longest loss; a shared first place
+//! scores zero. With
 //! [`AlphaBetaOptions::margin_scores`] a terminal position scores [`Outcome::margin`] instead,
 //! which exact endgame solving (Othello disc difference) needs.
 //!
@@ -76,7 +79,7 @@ use std::time::Duration;
 use num_traits::Zero;
 
 use crate::eval::{Evaluator, GameEval};
-use crate::game::{Game, MoveList, Outcome, Score, SolverBudget};
+use crate::game::{Game, MoveList, Outcome, Player, Score, SolverBudget};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -149,7 +152,8 @@ pub struct AlphaBetaOptions {
     /// answers. More than one thread makes results depend on timing.
     pub threads: usize,
     /// Fastest-first ordering: after the hash move, the moves that leave the opponent the
-    /// fewest replies first (killers and history break ties). It applies every move once more
+    /// fewest replies first (a move after which the same player moves again counts as none;
+    /// killers and history break ties). It applies every move once more
     /// to count the replies, which pays in exact endgame solving, where the smallest trees
     /// come from restricting the opponent.
     pub fastest_first: bool,
@@ -825,8 +829,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let reduced = depth.saturating_sub(3 + depth / 6);
         let hash = game.hash(&child);
         self.null_path[ply + 1] = true;
-        let (lo, hi) = (-beta, (-beta).successor());
-        let s = -self.negamax(&child, hash, reduced, ply + 1, 0, lo, hi);
+        // The null window just below beta: does passing still reach beta?
+        let lo = -(-beta).successor();
+        let s = self.child_value(game.to_move(state), &child, hash, reduced, ply + 1, 0, lo, beta);
         self.null_path[ply + 1] = false;
         if self.limits.aborted || s < beta {
             return None;
@@ -867,7 +872,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// The game's own exact solver ([`Game::solve_endgame`]) or the evaluation's
     /// ([`Evaluator::solve`], an endgame database), if one answers for `state`: its
-    /// margin as the score with margin scores, else a win, draw or loss (a margin solver is
+    /// margin as the score with margin scores (a win or loss without a margin only as a bound,
+    /// where it falls outside the window: see [`solved_score`]), else a win, draw or loss (a
+    /// margin solver is
     /// asked with the window (-1, 1), which is all the sign needs; a win of unknown length
     /// counts as one ply away, a database's win as its own length). Fail-soft inside
     /// `(alpha, beta)` like the search.
@@ -907,7 +914,31 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // A finished game scores as everywhere else (its win length is known).
             return Some(terminal_score(&o, self.game.to_move(state), ply, margin));
         }
-        Some(solved_score(solved, ply, margin))
+        solved_score(solved, ply, margin, alpha, beta)
+    }
+
+    /// The value for `mover` of `child`, a position `mover` moved into, searched inside
+    /// `mover`'s window `(alpha, beta)`: the child's own value where `mover` moves again
+    /// there (an extra turn), its negation searched inside `(-beta, -alpha)` where the
+    /// opponent moves. Every value that crosses a ply goes through here.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child_value(
+        &mut self,
+        mover: Player,
+        child: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        qply: u32,
+        alpha: G::Score,
+        beta: G::Score,
+    ) -> G::Score {
+        if self.game.to_move(child) == mover {
+            self.negamax(child, hash, depth, ply, qply, alpha, beta)
+        } else {
+            -self.negamax(child, hash, depth, ply, qply, -beta, -alpha)
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1037,7 +1068,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 if fastest {
                     child.clone_from(state);
                     game.apply(&mut child, mv);
-                    let replies = game.count_moves(&child).min(255) as i64;
+                    // A move that keeps the turn leaves the opponent no reply at all.
+                    let replies = if game.to_move(&child) == mover {
+                        0
+                    } else {
+                        game.count_moves(&child).min(255) as i64
+                    };
                     ((256 - replies) << 32) + key.min(1 << 31)
                 } else {
                     key
@@ -1068,10 +1104,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 let cd = if extended { depth } else { child_depth };
                 let (cq, next) = (child_q, ply + 1);
                 let s = if k == 0 || !self.o.pvs {
-                    -self.negamax(child, child_hash, cd, next, cq, -beta, -alpha)
+                    self.child_value(mover, child, child_hash, cd, next, cq, alpha, beta)
                 } else {
                     // The null window (alpha, alpha + 1): is this move better than alpha?
-                    let (lo, hi) = (-alpha.successor(), -alpha);
+                    let (lo, hi) = (alpha, alpha.successor());
                     let r = if reduce && k >= 3 && !extended && game.is_quiet(child) {
                         1 + u32::from(depth >= 6 && k >= 6)
                     } else {
@@ -1079,13 +1115,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     };
                     let mut s = alpha.successor();
                     if r > 0 {
-                        s = -self.negamax(child, child_hash, cd - r, next, cq, lo, hi);
+                        s = self.child_value(mover, child, child_hash, cd - r, next, cq, lo, hi);
                     }
                     if s > alpha && !self.limits.aborted {
-                        s = -self.negamax(child, child_hash, cd, next, cq, lo, hi);
+                        s = self.child_value(mover, child, child_hash, cd, next, cq, lo, hi);
                     }
                     if s > alpha && s < beta && !self.limits.aborted {
-                        -self.negamax(child, child_hash, cd, next, cq, -beta, -alpha)
+                        self.child_value(mover, child, child_hash, cd, next, cq, alpha, beta)
                     } else {
                         s
                     }
