@@ -1,4 +1,5 @@
-//! Every two-player tool follows the player to move: alpha-beta, paranoid search, the agreement
+//! Every two-player tool follows the player to move: alpha-beta, paranoid search, the MCTS
+//! solver, the agreement
 //! check, the opening book and the endgame tables, on a game whose players alternate, one with
 //! extra turns and one with an irregular turn order ([`CoinRow`]), against an exact solver
 //! written here.
@@ -14,6 +15,7 @@ use ply::endgame::{build, EndgameIndex, Probed, Tables, Verdict};
 use ply::eval::GameEval;
 use ply::games::{CoinRow, CoinRowState, TurnOrder};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::mcts::Mcts;
 use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
 use ply::search::{Agent, Budget, Position, Value};
 use ply::testing::agreement::{
@@ -122,6 +124,30 @@ fn paranoid_search_agrees_with_the_exact_solver() {
             };
             assert_eq!(won, m.signum(), "{turns:?} {s:?}");
         }
+    }
+}
+
+#[test]
+fn the_mcts_solver_proves_exact_results_in_every_turn_order() {
+    for turns in ORDERS {
+        let game = CoinRow::new(&row(7, 12), turns).unwrap();
+        let mut memo = HashMap::new();
+        let mut proven = 0;
+        for (i, s) in positions(&game, 10, 17).into_iter().enumerate() {
+            let m = exact_for_mover(&game, s, &mut memo);
+            let mut mcts = Mcts::new().with_seed(i as u64);
+            let budget = Budget::iterations(3000);
+            let report = mcts.choose(&game, Position::new(&s), &budget).unwrap();
+            let won = match report.value {
+                Value::Win(_) => 1,
+                Value::Loss(_) => -1,
+                Value::Draw => 0,
+                _ => continue,
+            };
+            assert_eq!(won, m.signum(), "{turns:?} {s:?}");
+            proven += 1;
+        }
+        assert!(proven >= 8, "{turns:?}: {proven} proven");
     }
 }
 
