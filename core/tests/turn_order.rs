@@ -1,8 +1,7 @@
 //! Every two-player tool follows the player to move: alpha-beta, paranoid search, the MCTS
-//! solver, the agreement
-//! check, the opening book and the endgame tables, on a game whose players alternate, one with
-//! extra turns and one with an irregular turn order ([`CoinRow`]), against an exact solver
-//! written here.
+//! solver, the agreement check, the opening book and the endgame tables, on a game whose
+//! players alternate, one with extra turns and one with an irregular turn order ([`CoinRow`]),
+//! against an exact solver written here.
 
 use std::collections::HashMap;
 use std::sync::Arc;
