@@ -8,8 +8,9 @@
 //! | [`mcts`] | UCT with N-player rewards, rollouts with an optional evaluation cut-off, MCTS-Solver, tree reuse, root parallelism |
 //! | [`baseline`] | uniformly random and greedy (best one-ply evaluation) |
 //!
-//! Every search takes a [`Budget`] (depth, nodes, time, iterations, a clock, an external stop
-//! flag: any combination, whichever is reached first) and returns a [`SearchReport`].
+//! Every search takes a [`Budget`] (depth, nodes, time, iterations, a clock, a deadline, an
+//! external stop flag: any combination, whichever is reached first) and returns a
+//! [`SearchReport`].
 //!
 //! Every search also takes an evaluation, an [`Evaluator`](crate::eval::Evaluator) type
 //! parameter `E` that defaults to [`GameEval`](crate::eval::GameEval) (the game's own
@@ -45,7 +46,7 @@ pub mod tt;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::{Game, MoveList};
 
@@ -55,11 +56,18 @@ pub use time::{Clock, Deadline};
 /// What an agent may spend on one move. Every limit that is set applies; the search stops at
 /// the first one reached.
 ///
+/// Time has two sides. `time` and `clock` say how long to think: the fair share of the move,
+/// measured from the search's start. `deadline` says the latest moment to answer, an absolute
+/// instant the caller fixes (for a referee's per-move limit, measured from when the move's
+/// input arrived, so that time spent before the search counts): no search runs past it,
+/// whatever the other limits say.
+///
 /// Each family uses the limits that make sense for it: alpha-beta and the multiplayer search
-/// use depth, nodes, time, clock and the stop flag (alone, it searches until stopped) and
-/// answer [`SearchError::BadBudget`] to a budget with none of these (no limit at all, or only
-/// an MCTS iteration count); MCTS uses iterations, nodes, time, clock and the stop flag, and
-/// runs [`mcts::DEFAULT_ITERATIONS`] without any; the baselines ignore the budget.
+/// use depth, nodes, time, clock, deadline and the stop flag (alone, it searches until
+/// stopped) and answer [`SearchError::BadBudget`] to a budget with none of these (no limit at
+/// all, or only an MCTS iteration count); MCTS uses iterations, nodes, time, clock, deadline
+/// and the stop flag, and runs [`mcts::DEFAULT_ITERATIONS`] without any; the baselines ignore
+/// the budget.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     /// Deepest iteration (plies) for tree searches.
@@ -72,6 +80,10 @@ pub struct Budget {
     pub iterations: Option<u64>,
     /// The game clock: the search derives its own time for this move from it.
     pub clock: Option<Clock>,
+    /// The latest moment to answer: a hard limit that every search honours through
+    /// [`Deadline`] (stopping [`Deadline::OVERHEAD`] before it), whatever `time` and `clock`
+    /// allow; alone, it is the search's only time limit.
+    pub deadline: Option<Instant>,
     /// Set from another thread to stop the search; it answers with the best move so far.
     pub stop: Option<Arc<AtomicBool>>,
     /// Where the search publishes what it has found so far, for another thread to show.
@@ -122,6 +134,13 @@ impl Budget {
         self
     }
 
+    /// This budget with a hard deadline as well: the search answers before `at` whatever
+    /// its other limits allow (see [`Budget::deadline`]).
+    pub fn with_deadline(mut self, at: Instant) -> Budget {
+        self.deadline = Some(at);
+        self
+    }
+
     /// This budget with an iteration limit as well.
     pub fn with_iterations(mut self, iterations: u64) -> Budget {
         self.iterations = Some(iterations);
@@ -153,6 +172,7 @@ impl Budget {
             && self.time.is_none()
             && self.iterations.is_none()
             && self.clock.is_none()
+            && self.deadline.is_none()
     }
 }
 

@@ -1,5 +1,6 @@
 //! Time management shared by every search family: turn a [`Budget`] into a soft limit (do not
-//! start another iteration after it) and a hard limit (stop at once).
+//! start another iteration after it) and a hard limit (stop at once). The budget's time and
+//! clock say how long to think; its deadline, the latest moment to answer, caps both.
 
 use std::time::{Duration, Instant};
 
@@ -51,7 +52,10 @@ impl Deadline {
     /// that agents compared at equal time really get equal time. A clock gives an allotment as
     /// the soft limit, with
     /// the hard limit at up to three allotments when the clock allows it: the game time is
-    /// spread over the moves to go. With both, the smaller applies.
+    /// spread over the moves to go. With both, the smaller applies. A [`Budget::deadline`]
+    /// caps both limits at [`Deadline::OVERHEAD`] before it (alone, it is both), so the search
+    /// answers in time however its thinking time was set; one already past stops the search
+    /// at its first check, with the best move found so far.
     pub fn new(budget: &Budget) -> Deadline {
         let start = Instant::now();
         let mut soft: Option<Duration> = None;
@@ -69,7 +73,14 @@ impl Deadline {
             soft = Some(soft.map_or(a, |x| x.min(a)));
         }
         let at = |d: Duration| start.checked_add(d.min(Self::LONGEST)).unwrap_or(start);
-        Deadline { start, soft: soft.map(at), hard: hard.map(at) }
+        let (mut soft, mut hard) = (soft.map(at), hard.map(at));
+        if let Some(deadline) = budget.deadline {
+            // The latest answer: the hard limit at the latest, and never a soft limit after it.
+            let last = deadline.checked_sub(Self::OVERHEAD).unwrap_or(deadline).max(start);
+            hard = Some(hard.map_or(last, |h| h.min(last)));
+            soft = Some(soft.map_or(last, |s| s.min(last)));
+        }
+        Deadline { start, soft, hard }
     }
 
     /// The longest limit kept: longer budgets (`level move-time=1e300`) mean "no practical
@@ -101,6 +112,11 @@ impl Deadline {
     #[inline]
     pub fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|s| Instant::now() >= s)
+    }
+
+    /// The instant of the hard limit (`None` without one).
+    pub fn hard_limit(&self) -> Option<Instant> {
+        self.hard
     }
 
     /// Time left before the hard limit (`None` without one).
@@ -158,6 +174,71 @@ mod tests {
         let spent = Deadline::new(&Budget::time(Duration::ZERO));
         assert!(spent.hard_expired() && spent.soft_expired());
         assert!(!Deadline::new(&Budget::depth(3)).is_timed());
+    }
+
+    #[test]
+    fn a_deadline_caps_both_limits() {
+        let now = Instant::now();
+        let soon = now + Duration::from_millis(50);
+        let d = Deadline::new(&Budget::time(Duration::from_secs(10)).with_deadline(soon));
+        let hard = d.hard_limit().expect("a hard limit");
+        assert_eq!(hard, soon - Deadline::OVERHEAD);
+        assert!(d.soft.is_some_and(|s| s <= hard));
+        assert!(!d.can_start(Duration::from_millis(60)));
+        // A later deadline leaves the time budget as it was.
+        let late = now + Duration::from_secs(3600);
+        let d = Deadline::new(&Budget::time(Duration::from_millis(100)).with_deadline(late));
+        assert!(d.hard_limit().is_some_and(|h| h < now + Duration::from_millis(200)));
+        // Alone, it is both limits; with a depth, the search is timed.
+        let d = Deadline::new(&Budget::depth(5).with_deadline(soon));
+        assert!(d.is_timed() && d.soft == d.hard);
+        let c = Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let d = Deadline::new(&Budget::clock(c).with_deadline(soon));
+        assert_eq!(d.hard_limit(), Some(soon - Deadline::OVERHEAD));
+        // A deadline already past stops at once.
+        let past = Deadline::new(&Budget::time(Duration::from_secs(1)).with_deadline(now));
+        assert!(past.hard_expired() && past.soft_expired() && !past.can_start(Duration::ZERO));
+    }
+
+    /// Every search family stops at the deadline, long before its time budget, and answers.
+    #[test]
+    fn every_search_answers_by_the_deadline() {
+        use crate::games::{ConnectFour, ThreeHeaps};
+        use crate::search::alphabeta::AlphaBeta;
+        use crate::search::mcts::Mcts;
+        use crate::search::multiplayer::{MultiplayerSearch, OpponentModel};
+        use crate::search::{Agent, Position};
+        use crate::Game;
+
+        let wait = Duration::from_millis(30);
+        let budget = || Budget::time(Duration::from_secs(60)).with_deadline(Instant::now() + wait);
+        // Each may think a minute; the bound is generous for a loaded test machine.
+        let late = Duration::from_secs(5);
+        let c4 = ConnectFour::standard();
+        let start = c4.initial_state();
+        let t = Instant::now();
+        AlphaBeta::new().choose(&c4, Position::new(&start), &budget()).unwrap();
+        assert!(t.elapsed() < late, "alphabeta took {:?}", t.elapsed());
+        let t = Instant::now();
+        Mcts::new().choose(&c4, Position::new(&start), &budget()).unwrap();
+        assert!(t.elapsed() < late, "mcts took {:?}", t.elapsed());
+        let heaps = ThreeHeaps::new([20, 20, 20]).unwrap();
+        let start = heaps.initial_state();
+        let t = Instant::now();
+        let mut maxn = MultiplayerSearch::new(OpponentModel::MaxN);
+        maxn.choose(&heaps, Position::new(&start), &budget()).unwrap();
+        assert!(t.elapsed() < late, "maxn took {:?}", t.elapsed());
+        // A deadline alone is a limit of its own.
+        let alone = || Budget::default().with_deadline(Instant::now() + wait);
+        let start = c4.initial_state();
+        let t = Instant::now();
+        AlphaBeta::new().choose(&c4, Position::new(&start), &alone()).unwrap();
+        Mcts::new().choose(&c4, Position::new(&start), &alone()).unwrap();
+        assert!(t.elapsed() < late, "a deadline alone took {:?}", t.elapsed());
     }
 
     #[test]

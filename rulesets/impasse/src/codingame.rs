@@ -3,7 +3,9 @@
 //! The referee sends the bot's colour once (`w` or `b`), then on each of the bot's turns the
 //! 8 board lines (row 8 first), the opponent's last action (`null` on the first turn), the
 //! number of legal actions and the actions themselves, sorted as strings. The bot answers one
-//! action text per turn, optionally followed by a space and a comment.
+//! action text per turn, optionally followed by a space and a comment. The referee's clock for
+//! an answer starts when it has sent the turn: [`Turn::received`] is when the turn's first line
+//! arrived, the instant a bot measures its deadline from.
 //!
 //! ```
 //! use ply_impasse::codingame::Session;
@@ -19,6 +21,7 @@
 
 use std::fmt;
 use std::io::BufRead;
+use std::time::Instant;
 
 use ply::{Game, MoveList, Player};
 
@@ -39,6 +42,9 @@ pub struct Turn {
     pub last_action: Option<String>,
     /// The referee's legal actions, in the order sent.
     pub actions: Vec<String>,
+    /// When the turn's first line was read: the referee's clock for the answer runs from
+    /// about then (it sends a turn at once), not from when the bot starts thinking.
+    pub received: Instant,
 }
 
 /// A bot's side of the conversation: reads the colour, then one [`Turn`] at a time.
@@ -104,11 +110,15 @@ impl<R: BufRead> Session<R> {
     /// board the rules cannot have, or an action count that is not a number.
     pub fn read_turn(&mut self) -> Result<Option<Turn>, Error> {
         let mut rows = Vec::with_capacity(8);
+        let mut received = Instant::now();
         for i in 0..8 {
             let what = format!("board line {}", i + 1);
             let line = if i == 0 {
                 match self.next_line(&what)? {
-                    Some(l) => l,
+                    Some(l) => {
+                        received = Instant::now();
+                        l
+                    }
                     None => return Ok(None),
                 }
             } else {
@@ -143,7 +153,7 @@ impl<R: BufRead> Session<R> {
             actions.push(self.required_line(&format!("action {} of {count}", i + 1))?);
         }
         self.turns += 1;
-        Ok(Some(Turn { state, last_action, actions }))
+        Ok(Some(Turn { state, last_action, actions, received }))
     }
 }
 
@@ -295,7 +305,9 @@ mod tests {
     fn first_turn_as_white() {
         let input = format!("w\n{START}null\n22\n{}", "c7a5\n".repeat(22));
         let mut session = Session::new(input.as_bytes()).unwrap();
+        let before = Instant::now();
         let turn = session.read_turn().unwrap().unwrap();
+        assert!(turn.received >= before && turn.received <= Instant::now());
         assert_eq!(turn.last_action, None);
         assert_eq!(turn.state, ImpasseState::start());
         let game = Impasse::new();

@@ -95,6 +95,7 @@ impl Limits {
             None if budget.nodes.is_some()
                 || budget.time.is_some()
                 || budget.clock.is_some()
+                || budget.deadline.is_some()
                 || budget.stop.is_some() =>
             {
                 Ok(MAX_DEPTH)
@@ -102,10 +103,10 @@ impl Limits {
             None => {
                 let reason = if budget.iterations.is_some() {
                     "an iteration limit counts MCTS playouts; a tree search needs a depth, node, \
-                     time or clock limit (or a stop flag)"
+                     time, clock or deadline limit (or a stop flag)"
                 } else {
-                    "the budget sets no limit; give a depth, node, time or clock limit (or a stop \
-                     flag)"
+                    "the budget sets no limit; give a depth, node, time, clock or deadline limit \
+                     (or a stop flag)"
                 };
                 Err(SearchError::BadBudget { algorithm, reason: reason.to_string() })
             }

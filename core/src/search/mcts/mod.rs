@@ -486,6 +486,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for Mcts<G, E> {
             && budget.nodes.is_none()
             && budget.time.is_none()
             && budget.clock.is_none()
+            && budget.deadline.is_none()
             && budget.stop.is_none();
         let iterations = if unlimited { Some(DEFAULT_ITERATIONS) } else { budget.iterations };
         // With a count budget every tree stops on its own, which keeps threads reproducible;
