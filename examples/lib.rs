@@ -12,6 +12,7 @@ use ply_breakthrough::Breakthrough;
 use ply_checkers::{EnglishCheckers, Rules};
 use ply_draughts::InternationalDraughts;
 use ply_impasse::Impasse;
+use ply_kalah::{Capture, Kalah};
 use ply_reversi::Reversi;
 use ply_tools::engines::hub::HubCodec;
 use ply_tools::engines::jsonl::JsonlCodec;
@@ -26,6 +27,7 @@ pub fn registry() -> Registry {
     r.add(impasse());
     r.add(reversi());
     r.add(breakthrough());
+    r.add(kalah());
     r.add(tictactoe());
     r.add(connect_four());
     r.add(three_heaps());
@@ -153,6 +155,33 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     .features(ply_breakthrough::PawnFeatures)
 }
 
+/// Kalah(m,n), the game with extra turns: `--variant pits=M`, `--variant seeds=N`,
+/// `--variant capture=empty|standard|none`.
+pub fn kalah() -> GameEntry<Kalah> {
+    GameEntry::new("kalah", "Kalah(m,n), the mancala game with extra turns", |o| {
+        let number = |key: &'static str, default: usize| match o.variant(key) {
+            Some(v) => v.parse().map_err(|_| bad("kalah", key, v, "expected a number")),
+            None => Ok(default),
+        };
+        let (pits, seeds) = (number("pits", 6)?, number("seeds", 4)?);
+        let capture = match o.variant("capture") {
+            Some(c) => c.parse::<Capture>().map_err(|e| bad("kalah", "capture", c, e))?,
+            None => Capture::default(),
+        };
+        Kalah::new(pits, seeds, capture)
+            .map_err(|e| bad("kalah", "pits/seeds", &format!("{pits}/{seeds}"), e))
+    })
+    .accepts(
+        &["variant:pits", "variant:seeds", "variant:capture"],
+        "--variant pits=M (houses per side, 1..=8, default 6), --variant seeds=N (per house, \
+         1..=15, default 4), --variant capture=empty|standard|none (default empty); moves \
+         are house numbers 1..M, positions as 4,4,4,4,4,4/0/4,4,4,4,4,4/0 s",
+    )
+    .seat_names(&["South", "North"])
+    .engines("alphabeta:time=1s", "alphabeta:time=50ms")
+    .endgame()
+}
+
 /// Impasse, as the CodinGame referee plays it.
 pub fn impasse() -> GameEntry<Impasse> {
     GameEntry::new("impasse", "Impasse (Mark Steere) on 8x8", |_| Ok(Impasse::new()))
@@ -234,6 +263,7 @@ mod tests {
                 "impasse",
                 "reversi",
                 "breakthrough",
+                "kalah",
                 "tictactoe",
                 "connect-four",
                 "three-heaps"
@@ -264,6 +294,29 @@ mod tests {
         let e = r.get("breakthrough").unwrap();
         let msg = e.check_spec(&options(None, Some("9x9"), None), &spec).unwrap_err();
         assert!(msg.contains("breakthrough: bad --size"), "{msg}");
+    }
+
+    #[test]
+    fn kalah_takes_houses_seeds_and_capture_rule_as_variants() {
+        let kalah = registry();
+        let kalah = kalah.get("kalah").unwrap();
+        let spec = "alphabeta:depth=1,endgame=true".parse().unwrap();
+        let variants = |pairs: &[(&str, &str)]| GameOptions {
+            variants: pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect(),
+            ..GameOptions::default()
+        };
+        let ok = variants(&[("pits", "4"), ("seeds", "3"), ("capture", "standard")]);
+        assert!(kalah.check_spec(&ok, &spec).is_ok());
+        for (bad, what) in [
+            (variants(&[("capture", "sideways")]), "capture"),
+            (variants(&[("pits", "9")]), "pits"),
+            (variants(&[("seeds", "many")]), "seeds"),
+        ] {
+            let e = kalah.check_spec(&bad, &spec).unwrap_err();
+            assert!(e.contains("kalah: bad") && e.contains(what), "{e}");
+        }
+        let e = kalah.check_spec(&options(None, Some("6"), None), &spec).unwrap_err();
+        assert!(e.contains("does not take --size"), "{e}");
     }
 
     #[test]

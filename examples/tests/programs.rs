@@ -102,6 +102,7 @@ const PROGRAMS: &[Program] = &[
         record_starts: "",
     },
     Program { name: "impasse", args: &[], first_move: "d2h6", record_starts: "" },
+    Program { name: "kalah", args: &[], first_move: "1", record_starts: "" },
     Program { name: "connect_four", args: &[], first_move: "4", record_starts: "" },
     Program { name: "tictactoe", args: &[], first_move: "b2", record_starts: "" },
     Program {

@@ -441,6 +441,7 @@ pub fn load(name: &str, options: &GameOptions) -> Result<Arc<dyn DynGame>> {
         "impasse" => erase(ex::impasse(), options),
         "reversi" => erase(ex::reversi(), options),
         "breakthrough" => erase(ex::breakthrough(), options),
+        "kalah" => erase(ex::kalah(), options),
         "tictactoe" => erase(ex::tictactoe(), options),
         "connect-four" => erase(ex::connect_four(), options),
         "three-heaps" => erase(ex::three_heaps(), options),
@@ -530,7 +531,7 @@ mod tests {
     #[test]
     fn every_registered_game_loads() {
         let names = names();
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), 9);
         for name in &names {
             let game =
                 load(name, &GameOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -550,6 +551,8 @@ mod tests {
             ("reversi", &[]),
             ("reversi", &[("size", "6"), ("players", "3")]),
             ("breakthrough", &[("size", "5x5")]),
+            ("kalah", &[]),
+            ("kalah", &[("pits", "4"), ("seeds", "3"), ("capture", "standard")]),
             ("tictactoe", &[]),
             ("connect-four", &[("size", "5x4"), ("connect", "3")]),
             ("three-heaps", &[("heaps", "2,3,4")]),
