@@ -6,24 +6,28 @@
 //! cargo run --release --example kalah
 //! cargo run --release --example kalah -- --variant pits=4 --variant capture=standard
 //! cargo run --release --example kalah -- --human none --engine alphabeta:time=200ms --engine mcts:time=200ms
-//! cargo run --release --example kalah -- solve --variant pits=4 --variant seeds=4
+//! cargo run --release --example kalah -- solve --variant seeds=3
 //! cargo run --release --example kalah -- solve --position "1,0,0,1,2,5/20/1,0,0,0,1,1/16 s"
-//! cargo build --release --example kalah && target/release/examples/kalah solve --tt 4096 --table-seeds 20
+//! cargo build --release --example kalah && target/release/examples/kalah solve   # Kalah(6,4)
 //! ```
 //!
-//! `solve` prints one line per completed iteration of iterative deepening (depth, value,
-//! nodes, time, principal variation), then the value for the side to move and for South,
-//! the best move, the nodes and the time. The search stops as soon as an iteration needs no
-//! heuristic evaluation: its value is then exact.
+//! `solve` builds a seed table (`--table-seeds`, exact values of the positions with few seeds
+//! in the houses), then runs alpha-beta with margin scores (`AlphaBetaOptions::endgame()`)
+//! from the position (the start by default). Below the search, Kalah's `solve_endgame`
+//! answers every position with at most `--exact-seeds` seeds in the houses by its own
+//! cached exact search. It prints one line per completed iteration of iterative deepening
+//! (depth, value, nodes, time, principal variation), then the value for the side to move
+//! and for South, the best move, the nodes and the time. The search stops as soon as an
+//! iteration needs no heuristic evaluation: its value is then exact. `--bare` leaves the
+//! search without any of Kalah's help.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Parser;
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions, InfoCallback, IterationInfo};
 use ply::search::{Agent, Budget, Position, Value};
-use std::sync::Arc;
-
 use ply::{Game, Notation, Player};
 use ply_kalah::{Move, SeedTable, SolverCache};
 use ply_tools::registry::GameOptions;
@@ -48,15 +52,16 @@ struct SolveCli {
     #[arg(long, default_value_t = 250)]
     depth: u32,
     /// Positions with at most this many seeds in the houses are solved by Kalah's own exact
-    /// search (0: the bound alone).
-    #[arg(long, default_value_t = ply_kalah::DEFAULT_EXACT_SEEDS)]
+    /// search, called by alpha-beta through `Game::solve_endgame` (0: the bound alone).
+    #[arg(long, default_value_t = 40)]
     exact_seeds: u32,
     /// The MiB of the cache of Kalah's exact search (0: none).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 1024)]
     cache: usize,
     /// Build a seed table first: the exact margin of every position with at most this many
-    /// seeds in the houses (0: none; 20 takes 226 MB and minutes for 6 houses).
-    #[arg(long, default_value_t = 0)]
+    /// seeds in the houses (0: none; for 6 houses 16 seeds take 30 MB and seconds, 20 seeds
+    /// 226 MB and a minute).
+    #[arg(long, default_value_t = 16)]
     table_seeds: u32,
     /// Threads that build the seed table.
     #[arg(long, default_value_t = 2)]

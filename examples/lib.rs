@@ -179,6 +179,10 @@ pub fn kalah() -> GameEntry<Kalah> {
     )
     .seat_names(&["South", "North"])
     .engines("alphabeta:time=1s", "alphabeta:time=50ms")
+    .evaluator("stores", ply_kalah::Weighted::STORES)
+    // The store difference alone beat adding the seeds on each side in arena runs
+    // (rulesets/kalah/README.md), so `stores` is the game's own evaluation.
+    .evaluator("houses", ply_kalah::Weighted { store: 4, side: 1 })
     .endgame()
 }
 

@@ -75,13 +75,20 @@
 //! - [`ply::Game::solve_endgame`]: the final margin lies within the store difference plus
 //!   or minus the seeds left in the houses; when that range already falls outside the
 //!   search window `(alpha, beta)` its near end is the fail-soft answer. Positions with at
-//!   most [`DEFAULT_EXACT_SEEDS`] seeds left in the houses are searched to the end exactly
-//!   ([`Kalah::with_exact_seeds`] changes or turns this off).
-//! - [`SeedTable`]: the exact margin of every position with at most `K` seeds in the
-//!   houses, computed once in memory (what the stores gain from a position on depends on
-//!   the houses and the player to move alone); with [`Kalah::with_table`],
-//!   `solve_endgame` answers those positions at once. This is what makes Kalah(6,4)
-//!   solvable in minutes (see `examples/kalah.rs solve`).
+//!   most [`DEFAULT_EXACT_SEEDS`] seeds left in the houses ([`Kalah::with_exact_seeds`]
+//!   changes the number or turns the solver off) are searched to the end exactly: fail-soft
+//!   alpha-beta on the *gain* (the final margin minus the store difference), which follows
+//!   the mover across extra turns.
+//! - [`SolverCache`] ([`Kalah::with_cache`]): what that exact search proves, bounds on the
+//!   gain per position of the houses whatever the stores hold, kept across calls and threads.
+//! - [`SeedTable`] ([`Kalah::with_table`]): the exact gain of every position with at most
+//!   `K` seeds in the houses, computed once in memory; `solve_endgame` and the exact search
+//!   answer those positions at once.
+//!
+//! With the three together, alpha-beta in its exact endgame mode solves Kalah(6,4): the
+//! search handles the positions with more than 40 seeds in the houses, Kalah's exact search
+//! the rest (`examples/kalah.rs solve`; a first-player win by 10 under the empty-capture
+//! rule, the published value).
 //! - Endgame databases: [`ply::endgame::EndgameIndex`] slices positions by the seeds still
 //!   in the houses (see the `endgame` module), so `egdb build` works for Kalah.
 //!
@@ -104,11 +111,13 @@
 mod cache;
 mod endgame;
 mod error;
+pub mod eval;
 mod notation;
 mod rules;
 pub mod table;
 
 pub use cache::SolverCache;
 pub use error::Error;
+pub use eval::Weighted;
 pub use rules::{Capture, Kalah, KalahState, Move, DEFAULT_EXACT_SEEDS, MAX_PITS, MAX_SEEDS};
 pub use table::SeedTable;

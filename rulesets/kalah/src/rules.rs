@@ -5,11 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use ply::eval::Evaluator;
 use ply::zobrist::{fold_words, splitmix64};
 use ply::{Game, MoveList, Outcome, Player, Solved, SolverBudget};
 
 use crate::cache::{Known, SolverCache, NO_MOVE};
 use crate::error::Error;
+use crate::eval::Weighted;
 use crate::table::SeedTable;
 
 /// The most houses per side: one side's houses fit in one `u64`, a byte each.
@@ -573,10 +575,10 @@ impl Game for Kalah {
         Some(Outcome::from_scores(&[f[0] as i32, f[1] as i32]))
     }
 
-    /// The store difference from `player`'s side, in seeds: the margin already banked.
+    /// The store difference from `player`'s side, in seeds: the margin already banked
+    /// ([`Weighted::STORES`]).
     fn evaluate(&self, state: &KalahState, player: Player) -> i32 {
-        let p = player.index();
-        i32::from(state.stores[p]) - i32::from(state.stores[p ^ 1])
+        Weighted::STORES.evaluate(self, state, player)
     }
 
     /// [`fold_words`] over the two sides' houses (a byte per house in one word each) and

@@ -131,9 +131,13 @@ fn solve_starts(sizes: &[(usize, usize, [i32; 3])]) {
             }
             assert_eq!(margin(report.value), value, "{what}: alphabeta");
             assert_best(&mut solver, &start, &report, &format!("{what} alphabeta"));
-            // The same without the game's endgame solver: the values must not depend on it.
-            let bare = game.clone().with_exact_seeds(None);
-            assert_eq!(margin(alphabeta(&bare, &start).value), value, "{what}: bare alphabeta");
+            // The same without the game's endgame solver: the values must not depend on it
+            // (the smaller sizes: without it the larger ones take seconds).
+            if m * n <= 9 {
+                let bare = game.clone().with_exact_seeds(None);
+                let v = margin(alphabeta(&bare, &start).value);
+                assert_eq!(v, value, "{what}: bare alphabeta");
+            }
         }
     }
 }
@@ -172,7 +176,7 @@ fn alpha_beta_agrees_with_the_solver_from_random_positions() {
     for capture in Capture::ALL {
         let game = Kalah::new(4, 3, capture).unwrap();
         let mut solver = Solver::new(&game);
-        for (i, state) in random_positions(&game, 40, 24, 17).iter().enumerate() {
+        for (i, state) in random_positions(&game, 20, 24, 17).iter().enumerate() {
             let what = format!("{capture} position {i} {}", game.format_state(state));
             let value = solver.margin(state);
             let report = alphabeta(&game, state);
