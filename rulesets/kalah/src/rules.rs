@@ -45,9 +45,10 @@ pub enum Capture {
     /// opposite house has seeds; otherwise the seed stays where it landed.
     Standard,
     /// The "empty capture" rule: the mover always takes the last seed, with the seeds of the
-    /// opposite house (none if it is empty). The published solutions of Kalah(6,4), a
-    /// first-player win by 10 (Irving, Donkers and Uiterwijk; Rawlings), use this rule, so it
-    /// is the default.
+    /// opposite house (none if it is empty). The default: the published value of Kalah(6,4),
+    /// a first-player win by 10 (Irving, Donkers and Uiterwijk, "Solving Kalah", 2000), is
+    /// its value under this rule (solved here by `examples/kalah.rs solve`), and Mark
+    /// Rawlings' later analyses name this rule.
     #[default]
     Empty,
     /// No captures at all.
