@@ -18,9 +18,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use ply_checkers::{jsonl, DrawRules, Rules};
+use ply_checkers::jsonl::{self, PlayServer};
+use ply_checkers::{DrawRules, EnglishCheckers, Rules};
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
+use ply_tools::spec::AgentSpec;
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
 #[derive(Parser, Debug)]
@@ -52,6 +54,9 @@ enum Command {
         rules: Rules,
     },
     /// Read {"board": [...], "color": "b", "time_ms": 1000} lines; write the engine's move.
+    /// One engine plays the whole game (its table kept between moves) and follows it, so
+    /// repetitions count; optional fields "moves" (the moves so far, from "start") and
+    /// "new_game": true say where a request stands.
     Play {
         /// The rules: deepomatic or standard.
         #[arg(long, default_value = "deepomatic")]
@@ -59,15 +64,53 @@ enum Command {
         /// Time per move when a line gives no time_ms.
         #[arg(long, default_value_t = 1000, value_name = "MS")]
         time_ms: u64,
+        /// The engine (default: the terminal's, with the game's book and endgame tables);
+        /// a request's time_ms replaces its time.
+        #[arg(long, value_name = "SPEC")]
+        engine: Option<String>,
+        /// Seed of the engine's choices among near-best book moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
+}
+
+/// The play mode's server: the engine `spec` (or the game's own) built through the game's
+/// registration for each game, so that it plays with the book and the endgame tables of
+/// the rules and board size it is asked about.
+fn play_server(
+    rules: Rules,
+    time: Duration,
+    spec: Option<String>,
+    seed: u64,
+) -> Result<PlayServer, String> {
+    let entry = ply_examples::english_checkers();
+    let text = spec.unwrap_or_else(|| entry.info().engine.clone());
+    let spec: AgentSpec = text.parse().map_err(|e| format!("--engine {text}: {e}"))?;
+    let build = move |game: &EnglishCheckers| {
+        let options = GameOptions {
+            rules: Some(game.rules().to_string()),
+            size: Some(game.size().to_string()),
+            ..GameOptions::default()
+        };
+        entry.kit_for(game, &options).build(&spec, seed).map_err(|e| e.to_string())
+    };
+    Ok(PlayServer::with_engine(rules, time, Box::new(build)))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let served = match cli.command {
         Some(Command::Moves { rules }) => Some(jsonl::serve(rules, None)),
-        Some(Command::Play { rules, time_ms }) => {
-            Some(jsonl::serve(rules, Some(Duration::from_millis(time_ms))))
+        Some(Command::Play { rules, time_ms, engine, seed }) => {
+            match play_server(rules, Duration::from_millis(time_ms), engine, seed) {
+                Ok(server) => {
+                    Some(server.serve(std::io::stdin().lock(), &mut std::io::stdout().lock()))
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
         }
         None => None,
     };

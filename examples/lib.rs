@@ -52,13 +52,15 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     )
     .seat_names(&["Black", "White"])
     // The learned evaluation beats the hand-set one under both rule sets on 8x8 (+40 and +69
-    // Elo, BENCHMARKS.md); on other sizes `learned` is the hand-set one.
-    .engines("alphabeta:time=1s,eval=learned", "alphabeta:time=50ms,eval=learned")
+    // Elo, BENCHMARKS.md), so specs without `eval=` use it; on other sizes `learned` is the
+    // hand-set one.
+    .engines("alphabeta:time=1s", "alphabeta:time=50ms")
     .jsonl(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
-    .evaluator("learned", ply_checkers::CheckersLearned::default())
+    .default_evaluator("learned", ply_checkers::CheckersLearned::default())
     .features(ply_checkers::CheckersFeatures)
+    .packed()
     .endgame()
     // Built by `book` under the Deepomatic rules on 8x8; other rules and sizes have none.
     .opening_book(ply_checkers::book::opening_book)
@@ -72,11 +74,12 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .accepts(&[], "no options; positions as PDN FEN")
     .seat_names(&["White", "Black"])
     // The learned evaluation plays +145 Elo over the hand-set one (BENCHMARKS.md).
-    .engines("alphabeta:time=2s,eval=learned", "alphabeta:time=50ms,eval=learned")
+    .engines("alphabeta:time=2s", "alphabeta:time=50ms")
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
-    .evaluator("learned", ply_draughts::learned())
+    .default_evaluator("learned", ply_draughts::learned())
     .features(ply_draughts::DraughtsFeatures)
+    .packed()
     .endgame()
     .hub(draughts_hub_codec())
     .opening_book(ply_draughts::book::opening_book)
@@ -132,10 +135,10 @@ pub fn reversi() -> GameEntry<Reversi> {
     // On Othello's board the learned evaluation plays +366 Elo over the hand-set one and
     // late-move reductions +40 more (BENCHMARKS.md); on other boards `learned` is the
     // standard evaluation.
-    .engines("alphabeta:time=1s,eval=learned,lmr=true", "alphabeta:time=20ms,eval=learned,lmr=true")
+    .engines("alphabeta:time=1s,lmr=true", "alphabeta:time=20ms,lmr=true")
     .evaluator("standard", ply_reversi::Evaluation::Standard)
     .evaluator("discs", ply_reversi::Evaluation::Discs)
-    .evaluator("learned", ply_reversi::OthelloLearned::default())
+    .default_evaluator("learned", ply_reversi::OthelloLearned::default())
     .features(ply_reversi::OthelloFeatures)
     .nboard(NBoardCodec { game_record: ply_reversi::nboard::format_ggf })
 }
@@ -151,7 +154,8 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     .seat_names(&["White", "Black"])
     .evaluator("standard", ply_breakthrough::Standard::DEFAULT)
     .evaluator("material", ply_breakthrough::Material)
-    .evaluator("learned", ply_breakthrough::learned())
+    // The learned evaluation plays +186 Elo over the hand-set one (BENCHMARKS.md).
+    .default_evaluator("learned", ply_breakthrough::learned())
     .features(ply_breakthrough::PawnFeatures)
 }
 
@@ -202,6 +206,7 @@ pub fn tictactoe() -> GameEntry<TicTacToe> {
         .accepts(&[], "no options; positions as 9 characters of x, o, . (top row first)")
         .seat_names(&["X", "O"])
         .engines("alphabeta:depth=9", "alphabeta:depth=9")
+        .packed()
 }
 
 /// Connect Four: `--size COLSxROWS`, `--variant connect=K`.

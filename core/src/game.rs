@@ -471,6 +471,16 @@ pub trait Game: Sync {
     fn extends(&self, _state: &Self::State, _child: &Self::State) -> bool {
         false
     }
+
+    /// True if the player to move in the quiet `state` faces a threat that an evaluation
+    /// misjudges: one the opponent would carry out if it were its turn (in checkers, a
+    /// capture). With [`threats`](crate::search::alphabeta::AlphaBetaOptions::threats) on,
+    /// alpha-beta searches such a position at the horizon one ply more instead of evaluating
+    /// it, so that the player may answer and quiescence resolves what is left. The default
+    /// sees no threat.
+    fn is_threatened(&self, _state: &Self::State) -> bool {
+        false
+    }
 }
 
 /// The answer of a game's exact solver ([`Game::solve_endgame`]) for the player to move.

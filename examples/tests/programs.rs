@@ -336,3 +336,23 @@ fn reversi_marathon_scores_the_oracle_and_refuses_bad_options() {
         assert!(!r.stderr.contains("panicked"), "{bad}: {}", r.stderr);
     }
 }
+
+#[test]
+fn the_json_play_mode_answers_with_the_games_engine_and_checks_the_moves_so_far() {
+    let start = r#"["_b_b_b_b","b_b_b_b_","_b_b_b_b","________","________","w_w_w_w_","_w_w_w_w","w_w_w_w_"]"#;
+    let input = format!(
+        "{{\"board\": {start}, \"color\": \"b\", \"time_ms\": 50}}\n\
+         {{\"board\": {start}, \"color\": \"b\", \"moves\": [[[2,1],[3,0]]]}}\n"
+    );
+    // The first answer is a move of Black; the second line's moves do not lead to its board.
+    let out = run("english_checkers", &["play", "--time-ms", "50"], &input);
+    assert!(out.success, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    let first: Vec<[usize; 2]> = serde_json::from_str(lines[0]).expect(lines[0]);
+    assert_eq!(first.len(), 2, "{}", lines[0]);
+    assert!(first[0][0] == 2 && first[1][0] == 3, "a first move of Black: {}", lines[0]);
+    assert!(lines[1].contains("do not lead to the board"), "{}", lines[1]);
+    let bad = run("english_checkers", &["play", "--engine", "alphabeta:eval=nothing"], &input);
+    assert!(bad.stdout.contains("unknown evaluation"), "{}", bad.stdout);
+}

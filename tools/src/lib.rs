@@ -11,6 +11,8 @@
 //! | [`play`] | the terminal play loop: humans and engines on any game |
 //! | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, merge, Elo, SPRT, SVG |
 //! | [`perft`] | the perft/divide tool |
+//! | [`tune`] | training data by self-play (binary, sharded, resumable) and fitting of evaluations |
+//! | [`shard`] | `--shard K/N`: which games of a run a job-array task plays |
 //! | [`egdb`] | endgame databases for any game with an index: build, info, probe, verify |
 //! | [`engines`] | clients of external engines (Hub, NBoard) over a process transport |
 //! | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
@@ -35,6 +37,7 @@ pub mod engines;
 pub mod perft;
 pub mod play;
 pub mod registry;
+pub mod shard;
 pub mod spec;
 pub mod tune;
 pub mod units;

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use ply::book::{Book, BookAgent};
 use ply::eval::{Evaluator, Features};
 use ply::games::mix64;
+use ply::pack::PackState;
 use ply::search::Agent;
 use ply::{Game, Notation, Solved};
 
@@ -31,6 +32,7 @@ use crate::engines::hub::HubCodec;
 use crate::engines::jsonl::JsonlCodec;
 use crate::engines::nboard::NBoardCodec;
 use crate::spec::{AgentSpec, BookChoice, EgdbChoice, SpecError};
+use crate::tune::data::StateCodec;
 
 /// Game options from the command line. Each game accepts some of them (see [`GameInfo::accepts`]); giving
 /// one it does not accept is an error rather than silently ignored.
@@ -184,6 +186,9 @@ const BOOK_SALT: u64 = 0x626f_6f6b;
 /// books (its own, which searches use by default, and `book=FILE`).
 pub struct AgentKit<G: Game> {
     evaluators: Vec<(String, AgentBuilder<G>)>,
+    /// The evaluation a spec without `eval=` (or with `eval=default`) searches with: one of
+    /// `evaluators` by name, or `None` for the game's own ([`Game::evaluate`]).
+    default_eval: Option<String>,
     /// The Hub protocol's positions and moves for this game, if engines speak it.
     pub hub: Option<HubCodec<G>>,
     /// The NBoard protocol's positions for this game, if engines speak it.
@@ -206,6 +211,7 @@ impl<G: Game> Default for AgentKit<G> {
     fn default() -> Self {
         AgentKit {
             evaluators: Vec::new(),
+            default_eval: None,
             hub: None,
             nboard: None,
             jsonl: None,
@@ -222,6 +228,7 @@ impl<G: Game> Clone for AgentKit<G> {
     fn clone(&self) -> Self {
         AgentKit {
             evaluators: self.evaluators.clone(),
+            default_eval: self.default_eval.clone(),
             hub: self.hub,
             nboard: self.nboard,
             jsonl: self.jsonl,
@@ -336,13 +343,27 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         self.evaluators.push((name.to_string(), build));
     }
 
+    /// Adds the evaluation `eval` under `name` and makes it the default: what a spec without
+    /// `eval=` (or with `eval=default`) searches with, so that the arena, Python and every
+    /// program measure and play the engine the game ships.
+    pub fn add_default_evaluator<E: Evaluator<G>>(&mut self, name: &str, eval: E) {
+        self.add_evaluator(name, eval);
+        self.default_eval = Some(name.to_string());
+    }
+
     /// The names of the added evaluations, in the order added.
     pub fn evaluator_names(&self) -> Vec<&str> {
         self.evaluators.iter().map(|(n, _)| n.as_str()).collect()
     }
 
+    /// The name of the evaluation a spec without `eval=` searches with, `None` for the game's
+    /// own ([`Game::evaluate`]).
+    pub fn default_evaluator(&self) -> Option<&str> {
+        self.default_eval.as_deref()
+    }
+
     /// A fresh agent for `spec`, seeded with the spec's `seed=` or else `seed`: a search with
-    /// the named evaluation (or the game's own), or an external engine through this game's
+    /// the named evaluation (or the kit's default), or an external engine through this game's
     /// protocol codec.
     ///
     /// # Errors
@@ -381,12 +402,16 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
             return spec.build_external(self);
         }
         let solver = self.solver_for(spec)?;
-        match &spec.eval {
+        let name = match spec.eval.as_deref() {
+            None | Some("default") => self.default_eval.as_deref(),
+            Some(name) => Some(name),
+        };
+        match name {
             None => spec.build_search(WithSolver::new(ply::eval::GameEval, solver), seed),
             Some(name) => match self.evaluators.iter().find(|(n, _)| n == name) {
                 Some((_, build)) => build(spec, seed, solver),
                 None => Err(SpecError::UnknownEvaluator {
-                    name: name.clone(),
+                    name: name.to_string(),
                     known: std::iter::once("default")
                         .chain(self.evaluator_names())
                         .collect::<Vec<_>>()
@@ -401,7 +426,8 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
 type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + Sync>;
 
 /// `tune fit` for one game, over the features its entry lists.
-type Fitter<G> = Arc<dyn Fn(&G, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
+type Fitter<G> =
+    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
 
 /// `egdb` for one game, over its endgame index.
 type EgdbRunner<G> = Arc<
@@ -430,6 +456,8 @@ pub struct GameEntry<G: Game> {
     build: Builder<G>,
     /// `tune fit` over the game's features, if it lists them.
     fit: Option<Fitter<G>>,
+    /// How `tune` stores the game's states: packed where the game can, else as text.
+    codec: StateCodec<G>,
     /// The `egdb` command over the game's endgame index, if it has one.
     egdb: Option<EgdbRunner<G>>,
     /// The game's own opening book, by the rules built.
@@ -460,6 +488,7 @@ impl<G: ToolGame> GameEntry<G> {
             },
             build,
             fit: None,
+            codec: StateCodec::text(),
             egdb: None,
             opening_book: None,
             kit: AgentKit::default(),
@@ -537,6 +566,14 @@ impl<G: ToolGame> GameEntry<G> {
         self
     }
 
+    /// Adds the evaluation the game's programs play with: agent specs can name it with
+    /// `eval=NAME`, and a spec without `eval=` searches with it (without one, with the
+    /// game's own [`Game::evaluate`]).
+    pub fn default_evaluator<E: Evaluator<G>>(mut self, name: &str, eval: E) -> Self {
+        self.kit.add_default_evaluator(name, eval);
+        self
+    }
+
     /// Gives the game's endgame tables to its searches: with an index
     /// ([`ply::endgame::EndgameIndex`]) the `egdb` command builds them, and the searches use
     /// the tables they find (agent spec `egdb=on|off|DIR`).
@@ -556,9 +593,19 @@ impl<G: ToolGame> GameEntry<G> {
     /// Lists the features of the game's linear evaluation, so that `tune fit` can fit their
     /// weights (see [`crate::tune`]).
     pub fn features<F: Features<G>>(mut self, features: F) -> Self {
-        self.fit = Some(Arc::new(move |game: &G, args: &crate::tune::FitArgs| {
-            crate::tune::fit::run(game, &features, args)
+        self.fit = Some(Arc::new(move |game: &G, codec, args: &crate::tune::FitArgs| {
+            crate::tune::fit::run(game, codec, &features, args)
         }));
+        self
+    }
+
+    /// Stores the game's states packed ([`PackState`]) in training data, a few bytes each,
+    /// instead of as text.
+    pub fn packed(mut self) -> Self
+    where
+        G: PackState,
+    {
+        self.codec = StateCodec::packed();
         self
     }
 
@@ -726,12 +773,19 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         command: &crate::tune::TuneCommand,
     ) -> Result<(), String> {
         let game = self.build(options).map_err(|e| e.to_string())?;
+        let name = format!("{} {}", self.info.name, options.to_args());
         match command {
             crate::tune::TuneCommand::Generate(args) => {
-                crate::tune::generate::run(&game, &self.kit_for(&game, options), args)
+                let kit = self.kit_for(&game, options);
+                crate::tune::generate::run(&game, name.trim(), &kit, self.codec, args)
+            }
+            crate::tune::TuneCommand::Merge(args) => {
+                let (games, positions) = crate::tune::data::merge(&args.data, &args.out)?;
+                eprintln!("{}: {games} games, {positions} positions", args.out.display());
+                Ok(())
             }
             crate::tune::TuneCommand::Fit(args) => match &self.fit {
-                Some(fit) => fit(&game, args),
+                Some(fit) => fit(&game, self.codec, args),
                 None => Err(format!(
                     "{} lists no evaluation features to fit (GameEntry::features)",
                     self.info.name

@@ -26,10 +26,13 @@ use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
 pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL,
-            lmr=BOOL,null=BOOL,iid=BOOL,ext=BOOL]       two-player alpha-beta (plain=true: no enhancements;
+            lmr=BOOL,null=BOOL,iid=BOOL,ext=BOOL,threat=BOOL,reuse=BOOL]
+                                                        two-player alpha-beta (plain=true: no enhancements;
                                                         endgame=true: exact margins, fastest-first ordering;
-                                                        lmr, null, iid, ext: late-move reductions, null-move
-                                                        pruning, internal iterative deepening, extensions)
+                                                        lmr, null, iid, ext, threat: late-move reductions,
+                                                        null-move pruning, internal iterative deepening,
+                                                        extensions, threat extensions at the horizon;
+                                                        reuse=true: table entries kept between moves)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
   paranoid[:depth=N,time=T,nodes=N,tt=MB,threads=N]     N-player alpha-beta, paranoid opponents
   maxn[:depth=N,time=T,nodes=N,tt=MB,threads=N]         N-player max^n
@@ -39,7 +42,8 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
   hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
   jsonl:[time=T,]cmd=COMMAND                            external engine speaking english_checkers play's JSON lines
-  searches take eval=NAME: an evaluation the game registers (default: the game's own);
+  searches take eval=NAME: an evaluation the game registers (default: the one its
+  programs play with, e.g. learned for checkers, draughts and Othello);
   every agent also takes book=FILE (play from this opening book while the game is in it)
   and book=off (no book; searches use the game's own book, if it has one, by default);
   alphabeta takes egdb=on|off|DIR: the game's endgame tables
@@ -55,11 +59,12 @@ pub type Switch = fn(&mut AlphaBetaOptions) -> &mut bool;
 
 /// The keys of alpha-beta's selective switches ([`AgentSpec::selective`]) and the options
 /// they set.
-pub const SELECTIVE: [(&str, Switch); 4] = [
+pub const SELECTIVE: [(&str, Switch); 5] = [
     ("lmr", |o| &mut o.lmr),
     ("null", |o| &mut o.null_move),
     ("iid", |o| &mut o.iid),
     ("ext", |o| &mut o.extensions),
+    ("threat", |o| &mut o.threats),
 ];
 
 /// The most search threads a spec may ask for.
@@ -149,7 +154,7 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => &[
                 "depth", "time", "nodes", "tt", "threads", "plain", "endgame", "lmr", "null",
-                "iid", "ext", "eval", "book", "egdb", "seed",
+                "iid", "ext", "threat", "reuse", "eval", "book", "egdb", "seed",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
@@ -301,8 +306,9 @@ pub struct AgentSpec {
     /// Alpha-beta's exact endgame mode ([`AlphaBetaOptions::endgame`]).
     pub endgame: Option<bool>,
     /// Alpha-beta's selective switches, in the order of [`SELECTIVE`]: late-move reductions,
-    /// null-move pruning, internal iterative deepening, extensions (`None`: the default).
-    pub selective: [Option<bool>; 4],
+    /// null-move pruning, internal iterative deepening, extensions, threat extensions
+    /// (`None`: the default).
+    pub selective: [Option<bool>; 5],
     /// MCTS exploration constant.
     pub c: Option<f64>,
     /// Search threads: root-parallel trees for MCTS, Lazy SMP for the alpha-beta family.
@@ -312,7 +318,7 @@ pub struct AgentSpec {
     pub cutoff: Option<Option<u32>>,
     /// MCTS-Solver on or off.
     pub solver: Option<bool>,
-    /// MCTS tree reuse between moves.
+    /// Keep the search's work between moves: the MCTS tree, alpha-beta's table entries.
     pub reuse: Option<bool>,
     /// A fixed seed (otherwise the caller's).
     pub seed: Option<u64>,
@@ -338,7 +344,7 @@ impl AgentSpec {
             tt_mb: None,
             plain: None,
             endgame: None,
-            selective: [None; 4],
+            selective: [None; 5],
             c: None,
             threads: None,
             cutoff: None,
@@ -405,6 +411,9 @@ impl AgentSpec {
                     if let Some(v) = value {
                         *switch(&mut options) = v;
                     }
+                }
+                if let Some(r) = self.reuse {
+                    options.keep_tt = r;
                 }
                 let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {
@@ -805,7 +814,7 @@ impl fmt::Display for AgentSpec {
 mod tests {
     use super::*;
     use ply::games::TicTacToe;
-    use ply::search::Position;
+    use ply::search::{Position, Value};
     use ply::{MoveList, Player};
 
     fn spec(text: &str) -> AgentSpec {
@@ -827,9 +836,9 @@ mod tests {
         assert_eq!((s.solver, s.reuse), (Some(false), Some(true)));
         assert_eq!(spec("paranoid:depth=4").algorithm, Algorithm::Paranoid);
         assert_eq!(spec("alphabeta:time=1s,threads=2").threads, Some(2));
-        let s = spec("alphabeta:lmr=false,null=true,iid=true,ext=false");
-        assert_eq!(s.selective, [Some(false), Some(true), Some(true), Some(false)]);
-        assert_eq!(s.to_string(), "alphabeta:lmr=false,null=true,iid=true,ext=false");
+        let s = spec("alphabeta:lmr=false,null=true,iid=true,ext=false,threat=true");
+        assert_eq!(s.selective, [Some(false), Some(true), Some(true), Some(false), Some(true)]);
+        assert_eq!(s.to_string(), "alphabeta:lmr=false,null=true,iid=true,ext=false,threat=true");
         assert_eq!(spec("paranoid:threads=3").to_string(), "paranoid:threads=3");
         assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
         assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);
@@ -1004,5 +1013,27 @@ mod tests {
         assert_eq!(e.to_string(), "unknown evaluation \"learned\"; this game has: default, zero");
         let e = kit.build(&spec("hub:cmd=x"), 1).err().unwrap();
         assert_eq!(e, SpecError::UnsupportedEngine { agent: "hub" });
+    }
+
+    #[test]
+    fn a_spec_without_eval_searches_with_the_kits_default_evaluation() {
+        let game = TicTacToe;
+        let state = game.initial_state();
+        let value = |kit: &AgentKit<TicTacToe>, text: &str| {
+            let s = spec(text);
+            let mut agent = kit.build(&s, 1).unwrap();
+            agent.choose(&game, Position::new(&state), &s.budget()).unwrap().value
+        };
+        let mut kit = AgentKit::<TicTacToe>::default();
+        kit.add_evaluator("seven", |_: &TicTacToe, _: &_, _: Player| 7i32);
+        // Without a default, the game's own evaluation (+4 for the centre at depth 2).
+        assert_eq!(value(&kit, "alphabeta:depth=2"), Value::Heuristic(4.0));
+        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
+        kit.add_default_evaluator("five", |_: &TicTacToe, _: &_, _: Player| 5i32);
+        assert_eq!(kit.default_evaluator(), Some("five"));
+        for text in ["alphabeta:depth=2", "alphabeta:depth=2,eval=default"] {
+            assert_eq!(value(&kit, text), Value::Heuristic(5.0), "{text}");
+        }
+        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
     }
 }

@@ -1,5 +1,6 @@
-//! `tune generate` and `tune fit` on tic-tac-toe: resumable, reproducible data, and a weights
-//! file the evaluation reads back.
+//! `tune generate`, `tune merge` and `tune fit` on tic-tac-toe: resumable, shardable,
+//! reproducible data without duplicate positions, and a weights file the evaluation reads
+//! back.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +8,8 @@ use ply::eval::{Evaluator, Features, LinearEval, Weights};
 use ply::games::{TicTacToe, TicTacToeState};
 use ply::{Game, Notation, Player};
 use ply_tools::registry::AgentKit;
-use ply_tools::tune::generate::{self, read_games, GenerateArgs};
+use ply_tools::tune::data::{self, DataReader, GameBlock, StateCodec, RESULT_SCALE};
+use ply_tools::tune::generate::{self, GenerateArgs};
 use ply_tools::tune::{fit, FitArgs};
 
 fn temp(name: &str) -> PathBuf {
@@ -23,56 +25,98 @@ fn args(games: u64, threads: usize, out: &Path) -> GenerateArgs {
         label: Some("alphabeta:depth=9".parse().unwrap()),
         seed: 3,
         threads,
+        shard: None,
         out: out.to_path_buf(),
     }
 }
 
+fn run(args: &GenerateArgs) -> Result<(), String> {
+    generate::run(&TicTacToe, "tictactoe", &AgentKit::default(), StateCodec::packed(), args)
+}
+
+fn blocks(path: &Path) -> Vec<GameBlock> {
+    let mut blocks = DataReader::open(path).unwrap().blocks().unwrap();
+    blocks.sort_by_key(|b| b.game);
+    blocks
+}
+
 #[test]
-fn generated_games_resume_and_do_not_depend_on_threads() {
-    let (game, kit) = (TicTacToe, AgentKit::default());
-    let (a, b) = (temp("a.jsonl"), temp("b.jsonl"));
-    let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
-    generate::run(&game, &kit, &args(6, 1, &a)).unwrap();
-    let first = read_games(&a).unwrap();
+fn generated_games_resume_shard_and_do_not_depend_on_threads() {
+    let game = TicTacToe;
+    let codec = StateCodec::<TicTacToe>::packed();
+    let [a, b, s1, s2, merged] =
+        ["a", "b", "s1", "s2", "merged"].map(|n| temp(&format!("{n}.plyd")));
+    for f in [&a, &b, &s1, &s2, &merged] {
+        let _ = std::fs::remove_file(f);
+    }
+    run(&args(6, 1, &a)).unwrap();
+    let first = blocks(&a);
     assert_eq!(first.iter().map(|g| g.game).collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
-    for g in &first {
-        assert!((g.rewards.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{g:?}");
-        for p in &g.positions {
-            let state = game.parse_state(&p.position).unwrap();
-            assert_eq!(game.to_move(&state).index(), p.to_move);
+    let mut keys = std::collections::HashSet::new();
+    for block in &first {
+        for sample in &block.samples {
+            assert!(keys.insert(sample.key()), "each position once");
+            let state = codec.decode(&game, &sample.state).unwrap();
             assert!(game.outcome(&state).is_none());
-            // A depth-9 search solves tic-tac-toe: every label is a proven value, except
-            // where the only move is answered without a search.
+            assert!([0, RESULT_SCALE / 2, RESULT_SCALE].contains(&sample.result));
+            // A depth-9 search solves tic-tac-toe: every label is a proven value or a draw,
+            // except where the only move is answered without a search.
             let mut legal = ply::MoveList::new();
             game.generate_moves(&state, &mut legal);
-            match p.search {
-                Some(search) => assert!(search.abs() == generate::PROVEN || search == 0.0),
-                None => assert_eq!(legal.len(), 1, "{}", p.position),
+            match sample.search() {
+                Some(s) => assert!(s.is_infinite() || s == 0.0, "{}", game.format_state(&state)),
+                None => assert_eq!(legal.len(), 1, "{}", game.format_state(&state)),
             }
         }
     }
-    // A stop in the middle of a line: the cut line is dropped and its game played again.
-    let text = std::fs::read_to_string(&a).unwrap();
-    std::fs::write(&a, &text[..text.len() - 10]).unwrap();
-    generate::run(&game, &kit, &args(10, 2, &a)).unwrap();
-    let mut resumed = read_games(&a).unwrap();
+    // A stop in the middle of a block: the cut block is dropped and its game played again.
+    let bytes = std::fs::read(&a).unwrap();
+    std::fs::write(&a, &bytes[..bytes.len() - 2]).unwrap();
+    run(&args(10, 2, &a)).unwrap();
+    let resumed = blocks(&a);
     assert_eq!(resumed.len(), 10);
     assert_eq!(resumed[..5], first[..5], "finished games are kept as they were");
-    // Two threads from scratch play the same games.
-    generate::run(&game, &kit, &args(10, 2, &b)).unwrap();
-    let mut fresh = read_games(&b).unwrap();
-    resumed.sort_by_key(|g| g.game);
-    fresh.sort_by_key(|g| g.game);
-    assert_eq!(resumed, fresh);
+    // Two threads from scratch play the same games, and so do two shards merged (the
+    // positions each game keeps depend on which games came first, the set does not).
+    run(&args(10, 2, &b)).unwrap();
+    let fresh = blocks(&b);
+    let games = |bs: &[GameBlock]| bs.iter().map(|b| b.game).collect::<Vec<_>>();
+    let positions = |bs: &[GameBlock]| {
+        let mut keys: Vec<u64> =
+            bs.iter().flat_map(|b| b.samples.iter().map(|s| s.key())).collect();
+        keys.sort_unstable();
+        keys
+    };
+    assert_eq!(games(&resumed), games(&fresh));
+    assert_eq!(positions(&resumed), positions(&fresh));
+    run(&GenerateArgs { shard: Some((1, 2)), ..args(10, 1, &s1) }).unwrap();
+    run(&GenerateArgs { shard: Some((2, 2)), ..args(10, 1, &s2) }).unwrap();
+    assert_eq!(games(&blocks(&s1)), [0, 2, 4, 6, 8]);
+    let (n, _) = data::merge(&[s1.clone(), s2.clone()], &merged).unwrap();
+    assert_eq!(n, 10);
+    assert_eq!(positions(&blocks(&merged)), positions(&fresh));
     // Bad input is an error, not a panic.
     let mut bad = args(1, 0, &b);
-    assert!(generate::run(&game, &kit, &bad).unwrap_err().contains("--threads"));
+    assert!(run(&bad).unwrap_err().contains("--threads"));
     bad.threads = 1;
     bad.engine = "alphabeta:eval=nosuch".parse().unwrap();
-    assert!(generate::run(&game, &kit, &bad).unwrap_err().contains("--engine"));
-    std::fs::write(&b, "{\"game\": 0}\nnot json\n{}\n").unwrap();
-    assert!(read_games(&b).unwrap_err().contains(":1: not a game"));
-    let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
+    assert!(run(&bad).unwrap_err().contains("--engine"));
+    let text = generate::run(
+        &game,
+        "tictactoe",
+        &AgentKit::default(),
+        StateCodec::text(),
+        &args(1, 1, &b),
+    );
+    assert!(text.unwrap_err().contains("not tictactoe (0 bytes a state)"));
+    std::fs::write(&b, "{\"game\": 0}\n").unwrap();
+    assert!(DataReader::open(&b).err().unwrap().contains("not a ply data file"));
+    assert!(data::merge(std::slice::from_ref(&a), &a)
+        .unwrap_err()
+        .contains("both an input and the output"));
+    for f in [&a, &b, &s1, &s2, &merged] {
+        let _ = std::fs::remove_file(f);
+    }
 }
 
 /// Centre, corners and edges, own minus the opponent's.
@@ -110,14 +154,14 @@ impl Features<TicTacToe> for Squares {
 
 #[test]
 fn fitted_weights_are_written_and_read_back() {
-    let (game, kit) = (TicTacToe, AgentKit::default());
-    let (data, out) = (temp("fit.jsonl"), temp("weights.txt"));
+    let game = TicTacToe;
+    let (data, out) = (temp("fit.plyd"), temp("weights.txt"));
     let _ = std::fs::remove_file(&data);
     let mut gen = args(300, 2, &data);
     gen.label = None;
     gen.engine = "random".parse().unwrap();
     gen.random_plies = 0;
-    generate::run(&game, &kit, &gen).unwrap();
+    run(&gen).unwrap();
     let fit_args = FitArgs {
         data: vec![data.clone()],
         out: out.to_path_buf(),
@@ -133,7 +177,7 @@ fn fitted_weights_are_written_and_read_back() {
         scale: 100.0,
         seed: 1,
     };
-    fit::run(&game, &Squares, &fit_args).unwrap();
+    fit::run(&game, StateCodec::packed(), &Squares, &fit_args).unwrap();
     let weights = Weights::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(weights.entries.len(), 3);
     assert!(weights.comments.iter().any(|c| c.contains("Held-out loss")));
@@ -148,6 +192,6 @@ fn fitted_weights_are_written_and_read_back() {
     // Bad settings are refused.
     let mut bad = fit_args.clone();
     bad.search_weight = 2.0;
-    assert!(fit::run(&game, &Squares, &bad).is_err());
+    assert!(fit::run(&game, StateCodec::packed(), &Squares, &bad).is_err());
     let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out));
 }

@@ -67,6 +67,27 @@ impl Evaluator<TicTacToe> for OpenLines {
     }
 }
 
+/// Two little-endian 9-bit masks, the first player's first: 4 bytes.
+impl crate::pack::PackState for TicTacToe {
+    fn packed_len(&self) -> usize {
+        4
+    }
+
+    fn pack(&self, state: &TicTacToeState, out: &mut [u8]) {
+        out[..2].copy_from_slice(&state.marks[0].to_le_bytes());
+        out[2..4].copy_from_slice(&state.marks[1].to_le_bytes());
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<TicTacToeState> {
+        let [a, b, c, d] = bytes else { return None };
+        let marks = [u16::from_le_bytes([*a, *b]), u16::from_le_bytes([*c, *d])];
+        let (x, o) = (marks[0].count_ones(), marks[1].count_ones());
+        let valid =
+            (marks[0] | marks[1]) < 1 << 9 && marks[0] & marks[1] == 0 && (x == o || x == o + 1);
+        valid.then_some(TicTacToeState { marks })
+    }
+}
+
 impl Game for TicTacToe {
     type State = TicTacToeState;
     type Move = u8;

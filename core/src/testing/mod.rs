@@ -9,8 +9,10 @@
 
 pub mod agreement;
 mod conformance;
+mod packing;
 
 pub use conformance::*;
+pub use packing::check_packing;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -15,13 +15,53 @@
 //! let line = r#"{"board": ["________","__b_b___","_w______","______b_","_______b","________","________","________"], "color": "w"}"#;
 //! assert_eq!(jsonl::answer(line, Rules::Deepomatic, None), "[[[2,1],[0,3],[2,5]]]");
 //! ```
+//!
+//! # One game across requests
+//!
+//! A [`PlayServer`] keeps its engine, and with it the transposition table, from one request
+//! to the next, and follows the game: a board that one legal move of the side to move turns
+//! from the position after its last answer continues the game, so that repetitions count and
+//! the draw counters run on. A request may also say where it stands outright, with optional
+//! fields:
+//!
+//! - `"moves"`: the game's moves so far (each a `[row, col]` path), played from `"start"`
+//!   (`{"board": [...], "color": "b"}`, default the usual starting position of the board's
+//!   size); they must lead to `"board"` and `"color"`;
+//! - `"new_game": true`: a new game starts (a fresh engine and table).
+//!
+//! ```
+//! use std::time::Duration;
+//! use ply_checkers::{jsonl::PlayServer, Rules};
+//!
+//! let mut server = PlayServer::new(Rules::Deepomatic, Duration::from_millis(20));
+//! let start = r#"["_b_b_b_b","b_b_b_b_","_b_b_b_b","________","________","w_w_w_w_","_w_w_w_w","w_w_w_w_"]"#;
+//! let line = format!(r#"{{"board": {start}, "color": "b", "moves": [], "time_ms": 20}}"#);
+//! let reply: Vec<[usize; 2]> = serde_json::from_str(&server.answer(&line)).unwrap();
+//! assert_eq!(reply.len(), 2);
+//! ```
 
 use std::io::{self, BufRead, Read, Write};
 use std::time::Duration;
 
-use crate::Rules;
+use ply::search::alphabeta::AlphaBeta;
+use ply::search::{Agent, Budget, Position};
+use ply::{Game, MoveList};
 use serde::Deserialize;
 use serde_json::json;
+
+use crate::error::BoardError;
+use crate::features::CheckersLearned;
+use crate::rules::{CheckersState, EnglishCheckers};
+use crate::seed::{self, Path};
+use crate::Rules;
+
+/// A position as a request gives it: rows and the colour to move.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct Board {
+    board: Vec<String>,
+    color: String,
+}
 
 /// One request line.
 #[derive(Deserialize, Debug)]
@@ -31,6 +71,12 @@ struct Request {
     color: String,
     #[serde(default)]
     time_ms: Option<u64>,
+    #[serde(default)]
+    moves: Option<Vec<Vec<[usize; 2]>>>,
+    #[serde(default)]
+    start: Option<Board>,
+    #[serde(default)]
+    new_game: Option<bool>,
 }
 
 /// The error line for `message`.
@@ -54,8 +100,22 @@ fn answer_margin(time: Duration) -> Duration {
     (time / 10).clamp(Duration::from_millis(1), Duration::from_millis(10))
 }
 
-/// The answer to one line: the legal moves (`time` is `None`) or the engine's move.
+/// A path as JSON pairs.
+fn pairs(path: &[(usize, usize)]) -> Vec<[usize; 2]> {
+    path.iter().map(|&(r, c)| [r, c]).collect()
+}
+
+/// The answer to one line: the legal moves (`time` is `None`) or the engine's move, by a
+/// fresh [`PlayServer`] (no game before this line).
 pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
+    match time {
+        None => answer_moves(line, rules),
+        Some(time) => PlayServer::new(rules, time).answer(line),
+    }
+}
+
+/// The answer to one line of the moves mode: every legal move.
+fn answer_moves(line: &str, rules: Rules) -> String {
     let request: Request = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return error(format!("bad request: {e}")),
@@ -64,42 +124,228 @@ pub fn answer(line: &str, rules: Rules, time: Option<Duration>) -> String {
         Ok(c) => c,
         Err(e) => return error(e),
     };
-    let pairs = |path: &[(usize, usize)]| -> Vec<[usize; 2]> {
-        path.iter().map(|&(r, c)| [r, c]).collect()
-    };
-    match time {
-        None => {
-            if request.time_ms.is_some() {
-                return error("time_ms is only read by the play mode");
+    let play_only = [
+        ("time_ms", request.time_ms.is_some()),
+        ("moves", request.moves.is_some()),
+        ("start", request.start.is_some()),
+        ("new_game", request.new_game.is_some()),
+    ];
+    if let Some((field, _)) = play_only.iter().find(|(_, given)| *given) {
+        return error(format!("{field} is only read by the play mode"));
+    }
+    match seed::allowed_moves_with(rules, &request.board, color) {
+        Ok(moves) => {
+            let moves: Vec<_> = moves.iter().map(|m| pairs(m)).collect();
+            json!(moves).to_string()
+        }
+        Err(e) => error(e),
+    }
+}
+
+/// Builds the engine of a [`PlayServer`] for a game (its rules and board size).
+pub type EngineBuilder = Box<
+    dyn FnMut(&EnglishCheckers) -> Result<Box<dyn Agent<EnglishCheckers> + Send>, String> + Send,
+>;
+
+/// The play mode: answers requests with the engine's move, keeping the engine and the game
+/// from one request to the next (see the [module documentation](self)).
+pub struct PlayServer {
+    rules: Rules,
+    time: Duration,
+    build: EngineBuilder,
+    session: Option<Session>,
+}
+
+/// The game a [`PlayServer`] is in.
+struct Session {
+    game: EnglishCheckers,
+    engine: Box<dyn Agent<EnglishCheckers> + Send>,
+    /// The position after the engine's last move, if it has moved in this game.
+    after: Option<CheckersState>,
+    /// The hashes of the game's positions up to `after` (or up to the last request's).
+    history: Vec<u64>,
+}
+
+impl PlayServer {
+    /// A server whose engine is alpha-beta with the learned evaluation, thinking `time` a
+    /// move when a request gives no `time_ms`.
+    pub fn new(rules: Rules, time: Duration) -> Self {
+        Self::with_engine(
+            rules,
+            time,
+            Box::new(|_| Ok(Box::new(AlphaBeta::new().with_evaluator(CheckersLearned::default())))),
+        )
+    }
+
+    /// A server whose engine `build` makes, once per game and board size.
+    pub fn with_engine(rules: Rules, time: Duration, build: EngineBuilder) -> Self {
+        PlayServer { rules, time, build, session: None }
+    }
+
+    /// The answer to one request line: the engine's move as `[row, col]` pairs, or an error
+    /// object.
+    pub fn answer(&mut self, line: &str) -> String {
+        match self.try_answer(line) {
+            Ok(path) => json!(pairs(&path)).to_string(),
+            Err(e) => error(e),
+        }
+    }
+
+    fn try_answer(&mut self, line: &str) -> Result<Path, String> {
+        let request: Request =
+            serde_json::from_str(line).map_err(|e| format!("bad request: {e}"))?;
+        let color = color_char(&request.color)?;
+        if request.time_ms.is_some_and(|t| t == 0 || t > MAX_TIME_MS) {
+            return Err(format!("time_ms must be from 1 to {MAX_TIME_MS}"));
+        }
+        let time = request.time_ms.map_or(self.time, Duration::from_millis);
+        // The answer must arrive within `time_ms`: keep back a margin for reading the
+        // request, setting up the search and writing the answer on a loaded machine.
+        let budget = Budget::time(time.saturating_sub(answer_margin(time)));
+        let (game, state) = match seed::parse_board(&request.board, color, self.rules) {
+            Ok(parsed) => parsed,
+            // The seed's boards with pieces on both colours of square: played as two boards
+            // by a fresh engine, outside any game.
+            Err(BoardError::LightSquare { .. })
+                if request.moves.is_none() && request.start.is_none() =>
+            {
+                return seed::play_budget(self.rules, &request.board, color, &budget)
+                    .map_err(|e| e.to_string());
             }
-            match crate::seed::allowed_moves_with(rules, &request.board, color) {
-                Ok(moves) => {
-                    let moves: Vec<_> = moves.iter().map(|m| pairs(m)).collect();
-                    json!(moves).to_string()
+            Err(e) => return Err(e.to_string()),
+        };
+        let fresh = request.new_game == Some(true)
+            || self.session.as_ref().map_or(true, |s| s.game.size() != game.size());
+        if fresh {
+            let engine = (self.build)(&game)?;
+            self.session = Some(Session { game, engine, after: None, history: Vec::new() });
+        }
+        let session = self.session.as_mut().expect("a session was set above");
+        let state = match &request.moves {
+            Some(moves) => session.replay(request.start.as_ref(), moves, &state, self.rules)?,
+            None => session.follow(state),
+        };
+        session.play(state, &budget)
+    }
+
+    /// Answers every non-blank line of `input` on `out` until end of input.
+    ///
+    /// # Errors
+    /// If the input cannot be read; a closed output ends the loop quietly.
+    pub fn serve(mut self, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+        serve_with(input, out, |line| self.answer(line))
+    }
+}
+
+impl Session {
+    fn hash(&self, state: &CheckersState) -> u64 {
+        self.game.hash(state).unwrap_or_default()
+    }
+
+    /// The request's position `state` as the game's next position if one legal move turns
+    /// the position after the engine's last move into it; else as a new start.
+    fn follow(&mut self, state: CheckersState) -> CheckersState {
+        let rows = seed::board_rows(&self.game, &state);
+        let to_move = self.game.to_move(&state);
+        let next = self.after.take().and_then(|after| {
+            let mut moves = MoveList::new();
+            self.game.generate_moves(&after, &mut moves);
+            moves.iter().find_map(|&mv| {
+                let mut next = after;
+                self.game.apply(&mut next, mv);
+                let same = self.game.to_move(&next) == to_move
+                    && seed::board_rows(&self.game, &next) == rows;
+                same.then_some(next)
+            })
+        });
+        match next {
+            Some(next) => {
+                self.history.push(self.hash(&next));
+                next
+            }
+            None => {
+                self.history = vec![self.hash(&state)];
+                state
+            }
+        }
+    }
+
+    /// The position reached by `moves` from `start` (or the starting position), which must
+    /// be the request's `state`.
+    fn replay(
+        &mut self,
+        start: Option<&Board>,
+        moves: &[Vec<[usize; 2]>],
+        state: &CheckersState,
+        rules: Rules,
+    ) -> Result<CheckersState, String> {
+        let mut at = match start {
+            Some(b) => {
+                let (game, start) = seed::parse_board(&b.board, color_char(&b.color)?, rules)
+                    .map_err(|e| format!("start: {e}"))?;
+                if game.size() != self.game.size() {
+                    return Err("start and board differ in size".into());
                 }
-                Err(e) => error(e),
+                start
             }
+            None => self.game.initial_state(),
+        };
+        let mut history = vec![self.hash(&at)];
+        for (i, path) in moves.iter().enumerate() {
+            let path: Vec<(usize, usize)> = path.iter().map(|&[r, c]| (r, c)).collect();
+            let mut legal = MoveList::new();
+            self.game.generate_moves(&at, &mut legal);
+            let mv = legal.iter().copied().find(|&mv| self.coords(&at, mv) == path).ok_or_else(
+                || format!("moves[{i}] {} is not a legal move there", json!(pairs(&path))),
+            )?;
+            self.game.apply(&mut at, mv);
+            history.push(self.hash(&at));
         }
-        Some(default) => {
-            if request.time_ms.is_some_and(|t| t == 0 || t > MAX_TIME_MS) {
-                return error(format!("time_ms must be from 1 to {MAX_TIME_MS}"));
-            }
-            let time = request.time_ms.map_or(default, Duration::from_millis);
-            // The answer must arrive within `time_ms`: keep back a margin for reading the
-            // request, setting up the search and writing the answer on a loaded machine.
-            let time = time.saturating_sub(answer_margin(time));
-            match crate::seed::play_with(rules, &request.board, color, time) {
-                Ok(path) => json!(pairs(&path)).to_string(),
-                Err(e) => error(e),
-            }
+        if self.game.to_move(&at) != self.game.to_move(state)
+            || seed::board_rows(&self.game, &at) != seed::board_rows(&self.game, state)
+        {
+            return Err("the moves do not lead to the board and colour of the request".into());
         }
+        self.history = history;
+        self.after = None;
+        Ok(at)
+    }
+
+    /// The squares `mv` visits from `state`, as `(row, col)`.
+    fn coords(&self, state: &CheckersState, mv: crate::Move) -> Path {
+        self.game.path(state, mv).into_iter().map(|sq| self.game.coords(sq)).collect()
+    }
+
+    /// The engine's move in `state` (the last position of the history), remembered as the
+    /// game's next position.
+    fn play(&mut self, state: CheckersState, budget: &Budget) -> Result<Path, String> {
+        let mut legal = MoveList::new();
+        self.game.generate_moves(&state, &mut legal);
+        let mv = match legal.as_slice() {
+            [] => return Err("the side to move has no legal move".into()),
+            [only] => *only,
+            _ => {
+                let position = Position::with_history(&state, &self.history);
+                self.engine
+                    .choose(&self.game, position, budget)
+                    .map_err(|e| format!("search failed: {e}"))?
+                    .best_move
+            }
+        };
+        let path = self.coords(&state, mv);
+        let mut after = state;
+        self.game.apply(&mut after, mv);
+        self.history.push(self.hash(&after));
+        self.after = Some(after);
+        Ok(path)
     }
 }
 
 /// The longest request line read, in bytes; a longer one is answered with an error.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Answers every non-blank line of stdin on stdout until end of input.
+/// Answers every non-blank line of stdin on stdout until end of input: the legal moves
+/// (`time` is `None`) or, by a [`PlayServer`] with its default engine, the engine's moves.
 ///
 /// # Errors
 /// If stdin cannot be read; a closed stdout ends the loop quietly.
@@ -107,16 +353,29 @@ pub fn serve(rules: Rules, time: Option<Duration>) -> io::Result<()> {
     serve_lines(io::stdin().lock(), &mut io::stdout().lock(), rules, time)
 }
 
-/// [`serve`] on any input and output. A line that is not UTF-8 text, or longer than
-/// [`MAX_LINE`], gets `{"error": ...}` like any other bad line, and the next line is read.
+/// [`serve`] on any input and output.
 ///
 /// # Errors
 /// If the input cannot be read; a closed output ends the loop quietly.
 pub fn serve_lines(
-    mut input: impl BufRead,
+    input: impl BufRead,
     out: &mut impl Write,
     rules: Rules,
     time: Option<Duration>,
+) -> io::Result<()> {
+    match time {
+        None => serve_with(input, out, |line| answer_moves(line, rules)),
+        Some(time) => PlayServer::new(rules, time).serve(input, out),
+    }
+}
+
+/// Writes `respond`'s answer to every non-blank line of `input`. A line that is not UTF-8
+/// text, or longer than [`MAX_LINE`], gets `{"error": ...}` like any other bad line, and the
+/// next line is read.
+fn serve_with(
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    mut respond: impl FnMut(&str) -> String,
 ) -> io::Result<()> {
     let mut bytes = Vec::new();
     loop {
@@ -138,7 +397,7 @@ pub fn serve_lines(
         } else {
             match std::str::from_utf8(&bytes) {
                 Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => answer(line, rules, time),
+                Ok(line) => respond(line),
                 Err(_) => error("the line is not UTF-8 text"),
             }
         };
@@ -198,6 +457,132 @@ mod tests {
         let chosen: serde_json::Value = serde_json::from_str(&reply).unwrap();
         let legal: serde_json::Value = serde_json::from_str(&moves).unwrap();
         assert!(legal.as_array().unwrap().contains(&chosen), "{reply} not in {moves}");
+    }
+
+    /// An engine that plays the first legal move and records the history it is given.
+    struct Recorder(std::sync::Arc<std::sync::Mutex<Vec<usize>>>);
+
+    impl Agent<EnglishCheckers> for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+
+        fn choose(
+            &mut self,
+            game: &EnglishCheckers,
+            position: Position<'_, CheckersState>,
+            _: &Budget,
+        ) -> Result<ply::search::SearchReport<crate::Move>, ply::search::SearchError> {
+            self.0.lock().unwrap().push(position.history.len());
+            let mut moves = MoveList::new();
+            game.generate_moves(position.state, &mut moves);
+            Ok(ply::search::SearchReport::instant(moves[0], Duration::ZERO))
+        }
+    }
+
+    /// What a [`Recorder`] shares with its test.
+    type Shared<T> = Arc<Mutex<T>>;
+
+    /// A server over [`Recorder`]s: the histories seen and the number of engines built.
+    fn recording_server() -> (PlayServer, Shared<Vec<usize>>, Shared<usize>) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let built = Arc::new(Mutex::new(0));
+        let (s, b) = (seen.clone(), built.clone());
+        let build: EngineBuilder = Box::new(move |_| {
+            *b.lock().unwrap() += 1;
+            Ok(Box::new(Recorder(s.clone())))
+        });
+        (PlayServer::with_engine(Rules::Standard, Duration::from_millis(5), build), seen, built)
+    }
+
+    /// The request line for `state`, with `extra` fields.
+    fn request(game: &EnglishCheckers, state: &CheckersState, extra: &str) -> String {
+        let color = if game.to_move(state) == ply::Player::FIRST { "b" } else { "w" };
+        let board = serde_json::to_string(&seed::board_rows(game, state)).unwrap();
+        format!(r#"{{"board": {board}, "color": "{color}"{extra}}}"#)
+    }
+
+    /// Plays a reply path onto `state`.
+    fn play_path(game: &EnglishCheckers, state: &mut CheckersState, reply: &str) {
+        let path: Vec<[usize; 2]> =
+            serde_json::from_str(reply).unwrap_or_else(|_| panic!("{reply}"));
+        let mut legal = MoveList::new();
+        game.generate_moves(state, &mut legal);
+        let mv = legal
+            .iter()
+            .copied()
+            .find(|&mv| {
+                let squares: Vec<[usize; 2]> = game
+                    .path(state, mv)
+                    .into_iter()
+                    .map(|sq| game.coords(sq))
+                    .map(|(r, c)| [r, c])
+                    .collect();
+                squares == path
+            })
+            .unwrap();
+        game.apply(state, mv);
+    }
+
+    use std::sync::{Arc, Mutex};
+
+    #[test]
+    fn the_engine_and_the_game_carry_across_requests() {
+        let (mut server, seen, built) = recording_server();
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let mut state = game.initial_state();
+        for _ in 0..3 {
+            let reply = server.answer(&request(&game, &state, ""));
+            play_path(&game, &mut state, &reply);
+            let mut legal = MoveList::new();
+            game.generate_moves(&state, &mut legal);
+            game.apply(&mut state, legal[legal.len() - 1]);
+        }
+        // One engine; the game's history grew by two positions a request.
+        assert_eq!(*built.lock().unwrap(), 1);
+        assert_eq!(*seen.lock().unwrap(), vec![1, 3, 5]);
+        // A board that does not follow starts the history afresh, with the same engine.
+        server.answer(&request(&game, &game.initial_state(), ""));
+        assert_eq!(seen.lock().unwrap().last(), Some(&1));
+        assert_eq!(*built.lock().unwrap(), 1);
+        // A new game builds a new engine.
+        server.answer(&request(&game, &game.initial_state(), r#", "new_game": true"#));
+        assert_eq!(*built.lock().unwrap(), 2);
+    }
+
+    #[test]
+    fn the_moves_so_far_give_the_history_and_must_lead_to_the_board() {
+        let (mut server, seen, _) = recording_server();
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let mut state = game.initial_state();
+        let mut paths = Vec::new();
+        for _ in 0..4 {
+            let mut legal = MoveList::new();
+            game.generate_moves(&state, &mut legal);
+            let mv = legal[0];
+            let path: Vec<[usize; 2]> = game
+                .path(&state, mv)
+                .into_iter()
+                .map(|sq| game.coords(sq))
+                .map(|(r, c)| [r, c])
+                .collect();
+            paths.push(path);
+            game.apply(&mut state, mv);
+        }
+        let moves = serde_json::to_string(&paths).unwrap();
+        let reply = server.answer(&request(&game, &state, &format!(r#", "moves": {moves}"#)));
+        assert!(!reply.contains("error"), "{reply}");
+        assert_eq!(*seen.lock().unwrap(), vec![5]);
+        // Three of the four moves do not reach the board.
+        let three = serde_json::to_string(&paths[..3]).unwrap();
+        let reply = server.answer(&request(&game, &state, &format!(r#", "moves": {three}"#)));
+        assert!(reply.contains("do not lead to the board"), "{reply}");
+        // An illegal move is named.
+        let reply = server.answer(&request(&game, &state, r#", "moves": [[[5,0],[3,0]]]"#));
+        assert!(reply.contains("moves[0] [[5,0],[3,0]] is not a legal move"), "{reply}");
+        // The moves mode refuses the play mode's fields.
+        let reply = answer(&request(&game, &state, r#", "moves": []"#), Rules::Standard, None);
+        assert!(reply.contains("moves is only read by the play mode"), "{reply}");
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub mod jsonl;
 mod movegen;
 mod moves;
 mod notation;
+mod pack;
 mod pdn;
 pub mod perft;
 mod rules;

@@ -227,7 +227,17 @@ impl CheckersState {
     /// The pieces seen from the side to move, narrowed to `B`.
     #[inline(always)]
     pub(crate) fn side<B: Bits>(&self) -> Side<B> {
-        let c = usize::from(self.side);
+        self.side_of(usize::from(self.side))
+    }
+
+    /// The pieces as the player not to move sees them.
+    pub(crate) fn other_side<B: Bits>(&self) -> Side<B> {
+        self.side_of(usize::from(self.side) ^ 1)
+    }
+
+    /// The pieces as colour `c` (0 Black, 1 White) sees them.
+    #[inline(always)]
+    fn side_of<B: Bits>(&self, c: usize) -> Side<B> {
         Side {
             own: B::from_u128(self.pieces[c]),
             opp: B::from_u128(self.pieces[c ^ 1]),
@@ -460,6 +470,12 @@ impl EnglishCheckers {
         with_geo!(self, g, !state.side().capturers(g).is_empty())
     }
 
+    /// True if the player not to move would have a capture if it were its turn: a threat
+    /// the player to move may have to answer.
+    pub fn threatens_capture(&self, state: &CheckersState) -> bool {
+        with_geo!(self, g, !state.other_side().capturers(g).is_empty())
+    }
+
     /// The position with `black` and `white` pieces (each `(square index, is_king)`), `to_move`
     /// to play.
     ///
@@ -573,6 +589,11 @@ impl Game for EnglishCheckers {
     #[inline]
     fn is_quiet(&self, state: &CheckersState) -> bool {
         !self.has_capture(state)
+    }
+
+    /// The opponent threatens a capture ([`EnglishCheckers::threatens_capture`]).
+    fn is_threatened(&self, state: &CheckersState) -> bool {
+        self.threatens_capture(state)
     }
 
     // `null_move` keeps the default and declines: checkers is a game of zugzwang (the move,

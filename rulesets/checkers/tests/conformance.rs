@@ -19,6 +19,18 @@ fn both_rule_sets_conform_on_several_sizes() {
 }
 
 #[test]
+fn positions_pack_and_unpack_on_every_size() {
+    for rules in [Rules::Deepomatic, Rules::Standard] {
+        for (size, games) in [(8, 40), (4, 20), (10, 6), (16, 2)] {
+            let game = EnglishCheckers::new(size, rules).unwrap();
+            let checked = ply::testing::check_packing(&game, games, size as u64)
+                .unwrap_or_else(|e| panic!("{size}x{size} {rules}: {e}"));
+            assert!(checked > games, "{size}x{size}");
+        }
+    }
+}
+
+#[test]
 fn conforms_from_king_endgames() {
     let game = EnglishCheckers::new(8, Rules::Deepomatic).unwrap();
     let starts = ["W:WK10,K26,27:B5,K14,K23", "B:WK1,K2:BK31,K32", "B:W18,27,K9:B14,K22"]

@@ -77,3 +77,30 @@ fn evaluation_is_zero_sum_and_colour_symmetric() {
         assert_eq!(game.evaluate(&a, Player(0)), game.evaluate(&b, Player(1)), "{fen}");
     }
 }
+
+#[test]
+fn the_threat_extension_sees_a_capture_the_opponent_cannot_stop() {
+    use ply::search::alphabeta::AlphaBetaOptions;
+    use ply_checkers::eval::Classic;
+    use ply_checkers::Weights;
+    // Black's 9-13 attacks the man on 17, which cannot move (13 and 14 are taken) and whose
+    // landing square 22 no white man can reach; 4-8 leaves 9 to 14x5. In a one-ply search
+    // the position after 9-13 is quiet, and the capture comes one ply past the horizon.
+    let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+    let state = game.parse_state("B:W14,17,18:B4,9").unwrap();
+    let attack = game.parse_move(&state, "9-13").unwrap();
+    let mut after = state;
+    game.apply(&mut after, attack);
+    assert!(game.is_quiet(&after) && game.is_threatened(&after));
+    assert!(!game.is_threatened(&game.initial_state()));
+    let search = |threats: bool| {
+        let options = AlphaBetaOptions { threats, ..AlphaBetaOptions::default() };
+        let mut engine =
+            AlphaBeta::with_options(options).with_evaluator(Classic::new(Weights::material_only()));
+        engine.choose(&game, Position::new(&state), &Budget::depth(1)).unwrap()
+    };
+    // A man down; with the threat seen, 9-13 wins it back.
+    assert_eq!(search(false).value, Value::Heuristic(-100.0));
+    let report = search(true);
+    assert_eq!((report.value, report.best_move), (Value::Heuristic(0.0), attack));
+}

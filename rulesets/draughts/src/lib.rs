@@ -49,6 +49,7 @@ pub mod features;
 pub mod hub;
 mod movegen;
 mod notation;
+mod pack;
 mod pdn;
 mod rules;
 

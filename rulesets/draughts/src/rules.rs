@@ -397,6 +397,11 @@ impl Game for InternationalDraughts {
         !movegen::has_capture(&state.pieces, state.white_to_move)
     }
 
+    /// The opponent would have a capture if it were its turn.
+    fn is_threatened(&self, state: &DraughtsState) -> bool {
+        movegen::has_capture(&state.pieces, !state.white_to_move)
+    }
+
     /// Passes the turn while each side has at least [`NULL_MOVE_PIECES`] pieces; declines
     /// after that, where zugzwang (the opposition of man endings) decides games.
     fn null_move(&self, state: &mut DraughtsState) -> bool {

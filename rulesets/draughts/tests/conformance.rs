@@ -27,6 +27,12 @@ fn conforms_from_the_start() {
 }
 
 #[test]
+fn positions_pack_and_unpack() {
+    let checked = ply::testing::check_packing(&InternationalDraughts::new(), 30, 3).unwrap();
+    assert!(checked > 30 * 40, "{checked}");
+}
+
+#[test]
 fn conforms_from_king_positions() {
     let game = InternationalDraughts::new();
     assert_conforms(&game, &Config::default().with_games(24).with_starts(king_starts()));

@@ -25,6 +25,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use ply::arena::{Sprt, SprtDecision, Standings};
 
 use crate::registry::{GameOptions, Registry};
+use crate::shard::parse_shard;
 use crate::spec::{AgentSpec, ACCEPTED};
 use results::{
     done_indices, drop_incomplete_line, group, read_records, GameRecord, ResultsWriter, Tournament,
@@ -118,15 +119,6 @@ fn count_parser(min: usize, max: usize) -> impl Fn(&str) -> Result<usize, String
     move |text: &str| match text.trim().parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
         _ => Err(format!("expected a whole number from {min} to {max}, got {text:?}")),
-    }
-}
-
-/// Reads `K/N` with `1 <= K <= N`.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
-    match parsed {
-        Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
-        _ => Err(format!("expected K/N with 1 <= K <= N, such as 3/8; got {text:?}")),
     }
 }
 

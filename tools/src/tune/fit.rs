@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 
 use ply::eval::{Features, Weights};
 
-use super::generate::{read_games, PROVEN};
+use super::data::{DataReader, StateCodec};
 use crate::registry::ToolGame;
 
 /// The options of `tune fit`.
@@ -246,6 +246,7 @@ pub fn fit(
 /// If a file cannot be read or written, a position cannot be read, or there is nothing to fit.
 pub fn run<G: ToolGame, F: Features<G>>(
     game: &G,
+    codec: StateCodec<G>,
     features: &F,
     args: &FitArgs,
 ) -> Result<(), String> {
@@ -260,24 +261,27 @@ pub fn run<G: ToolGame, F: Features<G>>(
     let mut games = 0;
     let mut entries = Vec::new();
     for path in &args.data {
-        for data in read_games(path)? {
+        let mut reader = DataReader::open(path)?;
+        if reader.header().state_bytes != codec.state_bytes(game) {
+            return Err(format!(
+                "{}: holds {} with {} bytes a state; this game stores {}",
+                path.display(),
+                reader.header().game,
+                reader.header().state_bytes,
+                codec.state_bytes(game)
+            ));
+        }
+        while let Some(block) = reader.next_block()? {
             games += 1;
-            let set = if data.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
-            for p in &data.positions {
-                let state = game
-                    .parse_state(&p.position)
-                    .map_err(|e| format!("{}: game {}: {e}", path.display(), data.game))?;
-                let result = data.rewards.get(p.to_move).copied().ok_or_else(|| {
-                    format!(
-                        "{}: game {}: no result for player {}",
-                        path.display(),
-                        data.game,
-                        p.to_move
-                    )
-                })?;
-                let label = match p.search {
+            let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
+            for sample in &block.samples {
+                let state = codec
+                    .decode(game, &sample.state)
+                    .map_err(|e| format!("{}: game {}: {e}", path.display(), block.game))?;
+                let result = sample.reward();
+                let label = match sample.search() {
                     Some(s) if args.search_weight > 0.0 => {
-                        let searched = if s.abs() >= PROVEN {
+                        let searched = if s.is_infinite() {
                             (s.signum() + 1.0) / 2.0
                         } else {
                             sigmoid(s / args.search_scale)

@@ -1,5 +1,6 @@
 //! Tuning an evaluation for any game: `tune generate` plays training games and keeps their
-//! positions; `tune fit` fits the weights of the game's linear evaluation
+//! positions in a compact binary file ([`data`]), `tune merge` combines the files of a
+//! sharded run; `tune fit` fits the weights of the game's linear evaluation
 //! ([`ply::eval::LinearEval`] over its [`ply::eval::Features`]) to their results and writes a
 //! weights file, which the ruleset embeds with `include_str!`.
 //!
@@ -7,6 +8,7 @@
 //! ([`crate::registry::GameEntry::features`]). The README's "Tuning an evaluation" section
 //! walks through a whole run.
 
+pub mod data;
 pub mod fit;
 pub mod generate;
 
@@ -22,10 +24,24 @@ pub use generate::GenerateArgs;
 /// What `tune` does.
 #[derive(Subcommand, Clone, Debug)]
 pub enum TuneCommand {
-    /// Play training games by self-play and keep their positions (resumable).
+    /// Play training games by self-play and keep their positions (resumable, shardable).
     Generate(Box<GenerateArgs>),
+    /// Combine data files (the shards of a run, or several runs) into one, each position
+    /// once.
+    Merge(MergeArgs),
     /// Fit the weights of the game's linear evaluation to the kept positions.
     Fit(FitArgs),
+}
+
+/// The options of `tune merge`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The data files to combine.
+    #[arg(required = true, value_name = "FILE")]
+    pub data: Vec<std::path::PathBuf>,
+    /// The file to write (an existing one of the same game is extended).
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
 }
 
 /// Tune an evaluation: generate training positions, then fit weights to them.

@@ -147,6 +147,10 @@ pub struct AlphaBetaOptions {
     /// Search one ply deeper after an only legal reply and after the moves the game's
     /// [`Game::extends`] names, up to twice the iteration's depth from the root.
     pub extensions: bool,
+    /// Threat extensions at the horizon: a quiet position where the player to move is
+    /// threatened ([`Game::is_threatened`]) is searched one ply more instead of evaluated
+    /// (once on a line: the positions below it are not extended again).
+    pub threats: bool,
     /// Search threads (Lazy SMP): helper threads search the same position with their own
     /// move ordering, sharing the transposition table, and the deepest completed iteration
     /// answers. More than one thread makes results depend on timing.
@@ -180,6 +184,7 @@ impl Default for AlphaBetaOptions {
             null_move: false,
             iid: false,
             extensions: false,
+            threats: false,
             threads: 1,
         }
     }
@@ -206,6 +211,7 @@ impl AlphaBetaOptions {
             null_move: false,
             iid: false,
             extensions: false,
+            threats: false,
             ..AlphaBetaOptions::default()
         }
     }
@@ -222,6 +228,7 @@ impl AlphaBetaOptions {
             lmr: false,
             null_move: false,
             extensions: false,
+            threats: false,
             ..AlphaBetaOptions::default()
         }
     }
@@ -743,9 +750,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.limits.start_iteration();
             self.root_depth = depth;
             let main_line = if o.extensions { 2 * depth } else { depth };
-            self.ensure(
-                (main_line + o.max_quiescence_depth * u32::from(o.quiescence)) as usize + 2,
-            );
+            let beyond = o.max_quiescence_depth * u32::from(o.quiescence) + u32::from(o.threats);
+            self.ensure((main_line + beyond) as usize + 2);
             self.root_best = None;
             self.heuristic = 0;
             if depth > 1 {
@@ -966,10 +972,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if let Some(v) = self.solved_by_game(state, ply, alpha, beta) {
                 return v;
             }
+            let quiet = game.is_quiet(state);
+            if self.o.threats
+                && qply == 0
+                && quiet
+                && ply + 3 < self.frames.len()
+                && game.is_threatened(state)
+            {
+                // One ply more; `qply` 1 passes to the children, which are not extended again.
+                return self.negamax(state, hash, 1, ply, 1, alpha, beta);
+            }
             if !self.o.quiescence
                 || qply >= self.o.max_quiescence_depth
                 || ply + 2 >= self.frames.len()
-                || game.is_quiet(state)
+                || quiet
             {
                 self.heuristic += 1;
                 return self.eval.evaluate(game, state, mover);
@@ -1082,7 +1098,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             frame.push_order(key, i);
         }
 
-        let (child_depth, child_q) = if depth > 0 { (depth - 1, 0) } else { (0, qply + 1) };
+        // Above the horizon `qply` is 0, or 1 below a threat extension (kept to the leaves).
+        let (child_depth, child_q) = if depth > 0 { (depth - 1, qply) } else { (0, qply + 1) };
         let extend = self.o.extensions && depth > 0 && ply < 2 * self.root_depth as usize;
         let reduce = self.o.lmr && self.o.pvs && depth >= 3 && ply > 0 && game.is_quiet(state);
         let mut best = -inf::<G::Score>();
