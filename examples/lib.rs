@@ -59,7 +59,9 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
     .default_evaluator("learned", ply_checkers::CheckersLearned::default())
+    .evaluator("net", ply_checkers::net::CheckersNet::default())
     .features(ply_checkers::CheckersFeatures)
+    .net_inputs(ply_checkers::net::CheckersNetInputs::new)
     .packed()
     .endgame()
     // Built by `book` under the Deepomatic rules on 8x8; other rules and sizes have none.
@@ -79,6 +81,7 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .evaluator("material", ply_draughts::eval::Material)
     .default_evaluator("learned", ply_draughts::learned())
     .features(ply_draughts::DraughtsFeatures)
+    .net_inputs(|_| ply_draughts::net::DraughtsNetInputs)
     .packed()
     .endgame()
     .hub(draughts_hub_codec())

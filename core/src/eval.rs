@@ -29,6 +29,7 @@
 use crate::game::{Game, Player, Solved};
 
 mod linear;
+pub mod net;
 
 pub use linear::{Features, LinearEval, Weights};
 

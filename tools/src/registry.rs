@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ply::book::{Book, BookAgent};
+use ply::eval::net::NetInputs;
 use ply::eval::{Evaluator, Features};
 use ply::games::mix64;
 use ply::pack::PackState;
@@ -429,6 +430,10 @@ type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + 
 type Fitter<G> =
     Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
 
+/// `tune train` for one game, over its network inputs.
+type Trainer<G> =
+    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::TrainArgs) -> Result<(), String> + Send + Sync>;
+
 /// `egdb` for one game, over its endgame index.
 type EgdbRunner<G> = Arc<
     dyn Fn(&G, &crate::egdb::EgdbArgs, &mut dyn std::io::Write) -> Result<(), String> + Send + Sync,
@@ -458,6 +463,8 @@ pub struct GameEntry<G: Game> {
     fit: Option<Fitter<G>>,
     /// How `tune` stores the game's states: packed where the game can, else as text.
     codec: StateCodec<G>,
+    /// `tune train` over the game's network inputs, if it lists them.
+    trainer: Option<Trainer<G>>,
     /// The `egdb` command over the game's endgame index, if it has one.
     egdb: Option<EgdbRunner<G>>,
     /// The game's own opening book, by the rules built.
@@ -489,6 +496,7 @@ impl<G: ToolGame> GameEntry<G> {
             build,
             fit: None,
             codec: StateCodec::text(),
+            trainer: None,
             egdb: None,
             opening_book: None,
             kit: AgentKit::default(),
@@ -595,6 +603,18 @@ impl<G: ToolGame> GameEntry<G> {
     pub fn features<F: Features<G>>(mut self, features: F) -> Self {
         self.fit = Some(Arc::new(move |game: &G, codec, args: &crate::tune::FitArgs| {
             crate::tune::fit::run(game, codec, &features, args)
+        }));
+        self
+    }
+
+    /// Gives `tune train` the game's network inputs ([`NetInputs`]), built for the rules of
+    /// the command line by `inputs`.
+    pub fn net_inputs<I: NetInputs<G>>(
+        mut self,
+        inputs: impl Fn(&G) -> I + Send + Sync + 'static,
+    ) -> Self {
+        self.trainer = Some(Arc::new(move |game: &G, codec, args: &crate::tune::TrainArgs| {
+            crate::tune::train::run(game, codec, &inputs(game), args)
         }));
         self
     }
@@ -784,6 +804,10 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
                 eprintln!("{}: {games} games, {positions} positions", args.out.display());
                 Ok(())
             }
+            crate::tune::TuneCommand::Train(args) => match &self.trainer {
+                Some(train) => train(&game, self.codec, args),
+                None => Err(format!("{} lists no network inputs to train", self.info.name)),
+            },
             crate::tune::TuneCommand::Fit(args) => match &self.fit {
                 Some(fit) => fit(&game, self.codec, args),
                 None => Err(format!(

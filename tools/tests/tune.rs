@@ -21,6 +21,7 @@ fn args(games: u64, threads: usize, out: &Path) -> GenerateArgs {
         games,
         engine: "alphabeta:depth=2".parse().unwrap(),
         random_plies: 2,
+        random_rate: 0.1,
         max_plies: 400,
         label: Some("alphabeta:depth=9".parse().unwrap()),
         seed: 3,
@@ -193,5 +194,72 @@ fn fitted_weights_are_written_and_read_back() {
     let mut bad = fit_args.clone();
     bad.search_weight = 2.0;
     assert!(fit::run(&game, StateCodec::packed(), &Squares, &bad).is_err());
+    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out));
+}
+
+/// A mark of the player to move or of the other on each square: 18 inputs, one bucket.
+#[derive(Clone)]
+struct Marks;
+
+impl ply::eval::net::NetInputs<TicTacToe> for Marks {
+    fn inputs(&self) -> usize {
+        18
+    }
+    fn buckets(&self) -> usize {
+        1
+    }
+    fn active(&self, game: &TicTacToe, s: &TicTacToeState, sink: &mut impl FnMut(usize)) -> usize {
+        let me = game.to_move(s);
+        for sq in 0..9u8 {
+            match s.at(sq) {
+                Some(p) if p == me => sink(usize::from(sq)),
+                Some(_) => sink(9 + usize::from(sq)),
+                None => {}
+            }
+        }
+        0
+    }
+}
+
+#[test]
+fn a_trained_network_is_written_and_read_back() {
+    use ply::eval::net::{NetEval, Network};
+    use ply_tools::tune::train::{self, TrainArgs};
+    let game = TicTacToe;
+    let (data, out) = (temp("train.plyd"), temp("net.bin"));
+    let _ = std::fs::remove_file(&data);
+    let mut gen = args(400, 2, &data);
+    gen.engine = "random".parse().unwrap();
+    gen.random_plies = 0;
+    run(&gen).unwrap();
+    let train_args = TrainArgs {
+        data: vec![data.clone()],
+        out: out.clone(),
+        start: None,
+        hidden: 16,
+        epochs: 40,
+        patience: 40,
+        learning_rate: 0.01,
+        batch: 64,
+        search_weight: 1.0,
+        search_scale: 100.0,
+        holdout_every: 5,
+        threads: 2,
+        max_positions: None,
+        seed: 1,
+    };
+    train::run(&game, StateCodec::packed(), &Marks, &train_args).unwrap();
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!((net.inputs, net.hidden, net.buckets), (18, 16, 1));
+    // Labelled by a perfect search: a won position scores above a lost one.
+    let eval = NetEval::new(Marks, &net, 100.0).unwrap();
+    let won = game.parse_state("xx.oo....").unwrap(); // x to move, wins at once
+    let lost = game.parse_state("xox.x..o.").unwrap(); // o to move, x threatens twice
+    let score = |s: &TicTacToeState| eval.evaluate(&game, s, game.to_move(s));
+    assert!(score(&won) > 0 && score(&lost) < 0, "{} {}", score(&won), score(&lost));
+    // Bad settings are refused.
+    let mut bad = train_args.clone();
+    bad.search_weight = 2.0;
+    assert!(train::run(&game, StateCodec::packed(), &Marks, &bad).is_err());
     let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out));
 }

@@ -14,8 +14,8 @@
 //! `search GAME EVAL DEPTH` runs one alpha-beta search (default options, 16 MiB table) from
 //! the start position: `EVAL` is `game` (the game's own `Game::evaluate`) or `learned` (the
 //! ruleset's `LinearEval` of its features; Othello's reads its 108,227 weights first, which is
-//! part of the count). Games: `checkers` (8x8, standard rules), `draughts`, `othello`,
-//! `impasse`.
+//! part of the count), or for checkers `net` (the neural evaluation, `CheckersNet`). Games:
+//! `checkers` (8x8, standard rules), `draughts`, `othello`, `impasse`.
 //!
 //! Valgrind does not run AVX-512 code: build with `RUSTFLAGS="-C target-cpu=x86-64-v3"` (into
 //! another `CARGO_TARGET_DIR`) on a machine where `.cargo/config.toml`'s native target has it.
@@ -34,7 +34,7 @@ use ply_reversi::Reversi;
 
 const USAGE: &str =
     "usage: workload perft <checkers|draughts|othello> <fast|generic> <depth>\n       \
-                     workload search <checkers|draughts|othello|impasse> <game|learned> <depth>";
+                     workload search <checkers|draughts|othello|impasse> <game|learned|net> <depth>";
 
 /// Nodes of one default alpha-beta search to `depth` from the start, leaves scored by `eval`.
 fn search<G: Game, E: Evaluator<G>>(game: &G, eval: E, depth: u32) -> Result<u64, String> {
@@ -82,6 +82,9 @@ fn run(args: &[String]) -> Result<u64, String> {
         ("search", "checkers", "game") => search(&checkers(Rules::Standard)?, GameEval, depth),
         ("search", "checkers", "learned") => {
             search(&checkers(Rules::Standard)?, ply_checkers::learned(), depth)
+        }
+        ("search", "checkers", "net") => {
+            search(&checkers(Rules::Standard)?, ply_checkers::net::CheckersNet::default(), depth)
         }
         ("search", "draughts", "game") => {
             search(&InternationalDraughts::default(), GameEval, depth)

@@ -322,13 +322,16 @@ impl Session {
         let mut legal = MoveList::new();
         self.game.generate_moves(&state, &mut legal);
         let mv = match legal.as_slice() {
-            [] => return Err("the side to move has no legal move".into()),
+            [] => {
+                let none = crate::Error::Search("the side to move has no legal move".into());
+                return Err(none.to_string());
+            }
             [only] => *only,
             _ => {
                 let position = Position::with_history(&state, &self.history);
                 self.engine
                     .choose(&self.game, position, budget)
-                    .map_err(|e| format!("search failed: {e}"))?
+                    .map_err(|e| crate::Error::Search(e.to_string()).to_string())?
                     .best_move
             }
         };

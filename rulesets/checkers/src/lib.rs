@@ -66,6 +66,7 @@ pub mod features;
 pub mod jsonl;
 mod movegen;
 mod moves;
+pub mod net;
 mod notation;
 mod pack;
 mod pdn;

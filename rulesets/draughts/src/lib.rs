@@ -48,6 +48,7 @@ pub mod eval;
 pub mod features;
 pub mod hub;
 mod movegen;
+pub mod net;
 mod notation;
 mod pack;
 mod pdn;

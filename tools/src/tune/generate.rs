@@ -43,6 +43,11 @@ pub struct GenerateArgs {
     /// Uniformly random plies at the start of each game.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub random_plies: u32,
+    /// After the random plies, the chance that a ply plays a random move instead of the
+    /// engine's (the position is still labelled by the engine's search): games that
+    /// would transpose into one another part again, so fewer positions are duplicates.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub random_rate: f64,
     /// A game still going after this many plies is stopped and counted as a draw.
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub max_plies: u32,
@@ -127,7 +132,13 @@ pub fn play_game<G: ToolGame>(
                 codec.encode(game, &state, &mut bytes);
                 kept.push((bytes, game.to_move(&state), score(value)));
             }
-            report.best_move
+            if args.random_rate > 0.0 && rng.gen_bool(args.random_rate) {
+                moves.clear();
+                game.generate_moves(&state, &mut moves);
+                moves[rng.gen_range(0..moves.len())]
+            } else {
+                report.best_move
+            }
         };
         record.play(mv).map_err(|e| e.to_string())?;
         ply += 1;
@@ -156,6 +167,9 @@ pub fn run<G: ToolGame>(
 ) -> Result<(), String> {
     if args.threads == 0 {
         return Err("--threads must be at least 1".into());
+    }
+    if !(0.0..=1.0).contains(&args.random_rate) {
+        return Err("--random-rate must be from 0 to 1".into());
     }
     // The specs are checked before anything is written.
     kit.build(&args.engine, 0).map_err(|e| format!("--engine {}: {e}", args.engine))?;

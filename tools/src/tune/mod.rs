@@ -11,6 +11,7 @@
 pub mod data;
 pub mod fit;
 pub mod generate;
+pub mod train;
 
 use std::process::ExitCode;
 
@@ -20,6 +21,7 @@ use crate::registry::{GameOptions, Registry};
 
 pub use fit::FitArgs;
 pub use generate::GenerateArgs;
+pub use train::TrainArgs;
 
 /// What `tune` does.
 #[derive(Subcommand, Clone, Debug)]
@@ -31,6 +33,8 @@ pub enum TuneCommand {
     Merge(MergeArgs),
     /// Fit the weights of the game's linear evaluation to the kept positions.
     Fit(FitArgs),
+    /// Train the game's neural evaluation on the kept positions.
+    Train(Box<TrainArgs>),
 }
 
 /// The options of `tune merge`.

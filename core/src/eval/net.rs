@@ -1,0 +1,565 @@
+//! A small neural evaluation for any game: sparse inputs -> H -> 32 -> 32 -> 1.
+//!
+//! A game lists its inputs ([`NetInputs`]: which of a fixed set of 0/1 features a position
+//! has, seen from the player to move, such as "own man on square 12", and a phase bucket).
+//! The first layer is shared; each phase bucket has its own three later layers. Hidden
+//! layers use a clipped ReLU (`clamp(x, 0, 1)`); the output is the log-odds that the player
+//! to move wins, which [`NetEval`] scales into the game's score units.
+//!
+//! [`Network`] is the trainable form in `f32` (`tune train` fits it and writes it with
+//! [`Network::to_bytes`]); [`QuantNet`] is the form searches use: every weight an integer,
+//! activations in `0..=256`, `i32` arithmetic that the compiler vectorises, and the first
+//! layer summed afresh over the active inputs at each evaluation.
+//!
+//! ```
+//! use ply::eval::net::{NetEval, NetInputs, Network};
+//! use ply::eval::Evaluator;
+//! use ply::games::{TicTacToe, TicTacToeState};
+//! use ply::{Game, Player};
+//!
+//! /// A mark of the player to move or of the other on each square: 18 inputs, one bucket.
+//! #[derive(Clone)]
+//! struct Marks;
+//!
+//! impl NetInputs<TicTacToe> for Marks {
+//!     fn inputs(&self) -> usize { 18 }
+//!     fn buckets(&self) -> usize { 1 }
+//!     fn active(&self, game: &TicTacToe, s: &TicTacToeState, sink: &mut impl FnMut(usize)) -> usize {
+//!         let me = game.to_move(s);
+//!         for sq in 0..9u8 {
+//!             match s.at(sq) {
+//!                 Some(p) if p == me => sink(sq as usize),
+//!                 Some(_) => sink(9 + sq as usize),
+//!                 None => {}
+//!             }
+//!         }
+//!         0
+//!     }
+//! }
+//!
+//! let net = Network::random(18, 16, 1, 7);
+//! let eval = NetEval::new(Marks, &net, 100.0).unwrap();
+//! let game = TicTacToe;
+//! let state = game.initial_state();
+//! let v: i32 = eval.evaluate(&game, &state, Player::FIRST);
+//! assert_eq!(v, -eval.evaluate(&game, &state, Player::SECOND));
+//! // The integer form agrees with the float one to within a small rounding error.
+//! assert!((f64::from(v) - 100.0 * f64::from(net.forward(&[], 0))).abs() <= 2.0);
+//! ```
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::Evaluator;
+use crate::game::{Game, Player, Score};
+
+/// Width of the second and third layers.
+pub const WIDTH: usize = 32;
+
+/// The widest first layer a network may have.
+pub const MAX_HIDDEN: usize = 1024;
+
+/// The inputs of a game's network.
+pub trait NetInputs<G: Game>: Clone + Send + Sync + 'static {
+    /// The number of inputs.
+    fn inputs(&self) -> usize;
+
+    /// The number of phase buckets.
+    fn buckets(&self) -> usize;
+
+    /// Calls `sink` with each active input of `state`, seen from the player to move (each
+    /// input at most once, each below [`NetInputs::inputs`]), and returns the phase bucket
+    /// (below [`NetInputs::buckets`]).
+    fn active(&self, game: &G, state: &G::State, sink: &mut impl FnMut(usize)) -> usize;
+}
+
+/// The first bytes of a network file.
+const MAGIC: &[u8; 8] = b"PLYNET1\0";
+
+/// A network in `f32`: the form that is trained and stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// Inputs.
+    pub inputs: usize,
+    /// Width of the first layer.
+    pub hidden: usize,
+    /// Phase buckets.
+    pub buckets: usize,
+    /// First layer, one row of `hidden` weights per input.
+    pub w1: Vec<f32>,
+    /// First layer's biases.
+    pub b1: Vec<f32>,
+    /// Second layer per bucket: [`WIDTH`] rows of `hidden` weights.
+    pub w2: Vec<f32>,
+    /// Second layer's biases per bucket.
+    pub b2: Vec<f32>,
+    /// Third layer per bucket: [`WIDTH`] rows of [`WIDTH`] weights.
+    pub w3: Vec<f32>,
+    /// Third layer's biases per bucket.
+    pub b3: Vec<f32>,
+    /// Output weights per bucket.
+    pub w4: Vec<f32>,
+    /// Output bias per bucket.
+    pub b4: Vec<f32>,
+}
+
+/// What one forward pass keeps for the backward pass.
+#[derive(Clone, Debug)]
+pub struct Activations {
+    a1: Vec<f32>,
+    a2: [f32; WIDTH],
+    a3: [f32; WIDTH],
+}
+
+impl Activations {
+    /// Room for a network with `hidden` first-layer units.
+    pub fn new(hidden: usize) -> Self {
+        Activations { a1: vec![0.0; hidden], a2: [0.0; WIDTH], a3: [0.0; WIDTH] }
+    }
+}
+
+fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+fn crelu_grad(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+impl Network {
+    /// A network of zeros (the shape of a gradient).
+    pub fn zeros(inputs: usize, hidden: usize, buckets: usize) -> Network {
+        Network {
+            inputs,
+            hidden,
+            buckets,
+            w1: vec![0.0; inputs * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; buckets * WIDTH * hidden],
+            b2: vec![0.0; buckets * WIDTH],
+            w3: vec![0.0; buckets * WIDTH * WIDTH],
+            b3: vec![0.0; buckets * WIDTH],
+            w4: vec![0.0; buckets * WIDTH],
+            b4: vec![0.0; buckets],
+        }
+    }
+
+    /// A network with small random weights (a start for training), seeded.
+    pub fn random(inputs: usize, hidden: usize, buckets: usize, seed: u64) -> Network {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut net = Network::zeros(inputs, hidden, buckets);
+        let mut fill = |w: &mut [f32], fan_in: usize| {
+            let r = (1.0 / fan_in as f32).sqrt();
+            w.iter_mut().for_each(|x| *x = rng.gen_range(-r..r));
+        };
+        fill(&mut net.w1, 24);
+        fill(&mut net.w2, hidden);
+        fill(&mut net.w3, WIDTH);
+        fill(&mut net.w4, WIDTH);
+        net.b1.iter_mut().for_each(|b| *b = 0.25);
+        net
+    }
+
+    /// Every parameter array, in file order.
+    pub fn params(&self) -> [&[f32]; 8] {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.w3, &self.b3, &self.w4, &self.b4]
+    }
+
+    /// Every parameter array, in file order, to change.
+    pub fn params_mut(&mut self) -> [&mut Vec<f32>; 8] {
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            &mut self.b2,
+            &mut self.w3,
+            &mut self.b3,
+            &mut self.w4,
+            &mut self.b4,
+        ]
+    }
+
+    /// The number of parameters.
+    pub fn size(&self) -> usize {
+        self.params().iter().map(|p| p.len()).sum()
+    }
+
+    /// The output (log-odds that the player to move wins) for the `active` inputs in
+    /// `bucket`.
+    pub fn forward(&self, active: &[usize], bucket: usize) -> f32 {
+        self.forward_keeping(active, bucket, &mut Activations::new(self.hidden))
+    }
+
+    /// [`Network::forward`], keeping the layers' values for [`Network::backward`].
+    pub fn forward_keeping(&self, active: &[usize], bucket: usize, act: &mut Activations) -> f32 {
+        let h = self.hidden;
+        act.a1.copy_from_slice(&self.b1);
+        for &i in active {
+            for (a, w) in act.a1.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+                *a += w;
+            }
+        }
+        let h1: Vec<f32> = act.a1.iter().map(|&x| crelu(x)).collect();
+        for o in 0..WIDTH {
+            let row = &self.w2[(bucket * WIDTH + o) * h..(bucket * WIDTH + o + 1) * h];
+            act.a2[o] = self.b2[bucket * WIDTH + o] + dot(row, &h1);
+        }
+        let h2 = act.a2.map(crelu);
+        for o in 0..WIDTH {
+            let row = &self.w3[(bucket * WIDTH + o) * WIDTH..(bucket * WIDTH + o + 1) * WIDTH];
+            act.a3[o] = self.b3[bucket * WIDTH + o] + dot(row, &h2);
+        }
+        let h3 = act.a3.map(crelu);
+        self.b4[bucket] + dot(&self.w4[bucket * WIDTH..(bucket + 1) * WIDTH], &h3)
+    }
+
+    /// Adds to `grad` the gradient of a loss whose derivative with respect to the output is
+    /// `d_out`, for the pass that [`Network::forward_keeping`] left in `act`.
+    pub fn backward(
+        &self,
+        active: &[usize],
+        bucket: usize,
+        act: &Activations,
+        d_out: f32,
+        grad: &mut Network,
+    ) {
+        let h = self.hidden;
+        let h3 = act.a3.map(crelu);
+        let h2 = act.a2.map(crelu);
+        grad.b4[bucket] += d_out;
+        let mut d3 = [0.0f32; WIDTH];
+        for o in 0..WIDTH {
+            grad.w4[bucket * WIDTH + o] += d_out * h3[o];
+            d3[o] = d_out * self.w4[bucket * WIDTH + o] * crelu_grad(act.a3[o]);
+        }
+        let mut d2 = [0.0f32; WIDTH];
+        for o in 0..WIDTH {
+            let base = (bucket * WIDTH + o) * WIDTH;
+            grad.b3[bucket * WIDTH + o] += d3[o];
+            for j in 0..WIDTH {
+                grad.w3[base + j] += d3[o] * h2[j];
+                d2[j] += d3[o] * self.w3[base + j];
+            }
+        }
+        let h1: Vec<f32> = act.a1.iter().map(|&x| crelu(x)).collect();
+        let mut d1 = vec![0.0f32; h];
+        for (o, &d2o) in d2.iter().enumerate() {
+            let d = d2o * crelu_grad(act.a2[o]);
+            if d == 0.0 {
+                continue;
+            }
+            let base = (bucket * WIDTH + o) * h;
+            grad.b2[bucket * WIDTH + o] += d;
+            for j in 0..h {
+                grad.w2[base + j] += d * h1[j];
+                d1[j] += d * self.w2[base + j];
+            }
+        }
+        for (j, d) in d1.iter_mut().enumerate() {
+            *d *= crelu_grad(act.a1[j]);
+        }
+        for (g, d) in grad.b1.iter_mut().zip(&d1) {
+            *g += d;
+        }
+        for &i in active {
+            for (g, d) in grad.w1[i * h..(i + 1) * h].iter_mut().zip(&d1) {
+                *g += d;
+            }
+        }
+    }
+
+    /// The network as bytes: a header, then every parameter as little-endian `f32`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for n in [self.inputs, self.hidden, self.buckets] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for p in self.params() {
+            for x in p {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The network that [`Network::to_bytes`] wrote.
+    ///
+    /// # Errors
+    /// If the bytes are not a network (wrong header, sizes or length, a value not finite).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let head = bytes.get(..20).ok_or("not a network file: too short")?;
+        if &head[..8] != MAGIC {
+            return Err("not a network file".into());
+        }
+        let word = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+        let (inputs, hidden, buckets) = (word(8) as usize, word(12) as usize, word(16) as usize);
+        if inputs == 0 || !(1..=MAX_HIDDEN).contains(&hidden) || !(1..=64).contains(&buckets) {
+            return Err(format!("bad network sizes {inputs}, {hidden}, {buckets}"));
+        }
+        if inputs > 1 << 24 {
+            return Err(format!("{inputs} inputs is too many"));
+        }
+        let mut net = Network::zeros(inputs, hidden, buckets);
+        let want = 20 + 4 * net.size();
+        if bytes.len() != want {
+            return Err(format!("network file of {} bytes, expected {want}", bytes.len()));
+        }
+        let mut at = 20;
+        for p in net.params_mut() {
+            for x in p.iter_mut() {
+                *x = f32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+                if !x.is_finite() {
+                    return Err(format!("a weight that is not finite at byte {at}"));
+                }
+                at += 4;
+            }
+        }
+        Ok(net)
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Activations' integer scale: 1.0 is 256.
+const ONE: i32 = 256;
+
+/// A network in integers, for search: weights times 256, biases times 256 (first layer) or
+/// 65,536 (later layers), activations clipped to `0..=256`.
+#[derive(Clone, Debug)]
+pub struct QuantNet {
+    inputs: usize,
+    hidden: usize,
+    buckets: usize,
+    w1: Vec<i32>,
+    b1: Vec<i32>,
+    w2: Vec<i32>,
+    b2: Vec<i32>,
+    w3: Vec<i32>,
+    b3: Vec<i32>,
+    w4: Vec<i32>,
+    b4: Vec<i32>,
+}
+
+impl QuantNet {
+    /// The integer form of `net`.
+    ///
+    /// # Errors
+    /// If a weight is too large for the integer form (over 100,000 in magnitude).
+    pub fn new(net: &Network) -> Result<QuantNet, String> {
+        let q = |w: &[f32], scale: f32| -> Result<Vec<i32>, String> {
+            w.iter()
+                .map(|&x| {
+                    if x.abs() > 1e5 {
+                        Err(format!("weight {x} too large for the integer network"))
+                    } else {
+                        Ok((x * scale).round() as i32)
+                    }
+                })
+                .collect()
+        };
+        let (one, two) = (ONE as f32, (ONE * ONE) as f32);
+        Ok(QuantNet {
+            inputs: net.inputs,
+            hidden: net.hidden,
+            buckets: net.buckets,
+            w1: q(&net.w1, one)?,
+            b1: q(&net.b1, one)?,
+            w2: q(&net.w2, one)?,
+            b2: q(&net.b2, two)?,
+            w3: q(&net.w3, one)?,
+            b3: q(&net.b3, two)?,
+            w4: q(&net.w4, one)?,
+            b4: q(&net.b4, two)?,
+        })
+    }
+
+    /// The first layer's width.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Starts the first layer's sums in `acc` (`hidden` long) at its biases.
+    #[inline]
+    pub fn start(&self, acc: &mut [i32]) {
+        acc.copy_from_slice(&self.b1);
+    }
+
+    /// Adds active input `i` to the first layer's sums (an input out of range is ignored).
+    #[inline]
+    pub fn add_input(&self, acc: &mut [i32], i: usize) {
+        let h = self.hidden;
+        if i < self.inputs {
+            for (a, w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output, in units of `1 / 65536` log-odds, from the first layer's sums `acc` and
+    /// the later layers of `bucket` (the last bucket for one out of range).
+    #[inline]
+    pub fn finish(&self, acc: &mut [i32], bucket: usize) -> i32 {
+        let h = self.hidden;
+        for a in acc.iter_mut() {
+            *a = (*a).clamp(0, ONE);
+        }
+        let bucket = bucket.min(self.buckets - 1);
+        let mut h2 = [0i32; WIDTH];
+        for (o, out) in h2.iter_mut().enumerate() {
+            let row = &self.w2[(bucket * WIDTH + o) * h..(bucket * WIDTH + o + 1) * h];
+            let sum: i32 = row.iter().zip(acc.iter()).map(|(w, x)| w * x).sum();
+            *out = ((self.b2[bucket * WIDTH + o] + sum) >> 8).clamp(0, ONE);
+        }
+        let mut h3 = [0i32; WIDTH];
+        for (o, out) in h3.iter_mut().enumerate() {
+            let row = &self.w3[(bucket * WIDTH + o) * WIDTH..(bucket * WIDTH + o + 1) * WIDTH];
+            let sum: i32 = row.iter().zip(h2.iter()).map(|(w, x)| w * x).sum();
+            *out = ((self.b3[bucket * WIDTH + o] + sum) >> 8).clamp(0, ONE);
+        }
+        let w4 = &self.w4[bucket * WIDTH..(bucket + 1) * WIDTH];
+        self.b4[bucket] + w4.iter().zip(h3.iter()).map(|(w, x)| w * x).sum::<i32>()
+    }
+}
+
+/// A network as an [`Evaluator`]: the output in log-odds times `scale` (score units per
+/// unit of log-odds), for the player to move, negated for the other.
+#[derive(Clone, Debug)]
+pub struct NetEval<I> {
+    inputs: I,
+    net: Arc<QuantNet>,
+    /// Score units per 1/65536 log-odds.
+    scale: f64,
+}
+
+impl<I> NetEval<I> {
+    /// The evaluation by `net` over `inputs`, in units of `scale` per unit of log-odds.
+    ///
+    /// # Errors
+    /// If the network's size differs from the inputs' or its weights are out of range.
+    pub fn new<G: Game>(inputs: I, net: &Network, scale: f64) -> Result<NetEval<I>, String>
+    where
+        I: NetInputs<G>,
+    {
+        if net.inputs != inputs.inputs() || net.buckets != inputs.buckets() {
+            return Err(format!(
+                "the network has {} inputs and {} buckets, the game {} and {}",
+                net.inputs,
+                net.buckets,
+                inputs.inputs(),
+                inputs.buckets()
+            ));
+        }
+        let net = Arc::new(QuantNet::new(net)?);
+        Ok(NetEval { inputs, net, scale: scale / f64::from(ONE * ONE) })
+    }
+
+    /// The evaluation by the network file `bytes` that a ruleset embeds at build time
+    /// (`include_bytes!`); a test of the ruleset calls it once so that a bad file fails
+    /// there.
+    ///
+    /// # Panics
+    /// If `bytes` is not a network for `inputs` (see [`NetEval::new`]).
+    pub fn embedded<G: Game>(inputs: I, bytes: &[u8], scale: f64) -> NetEval<I>
+    where
+        I: NetInputs<G>,
+    {
+        let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("embedded network: {e}"));
+        NetEval::new(inputs, &net, scale).unwrap_or_else(|e| panic!("embedded network: {e}"))
+    }
+
+    /// The inputs.
+    pub fn inputs(&self) -> &I {
+        &self.inputs
+    }
+}
+
+impl<G: Game, I: NetInputs<G>> Evaluator<G> for NetEval<I> {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
+        let net = &*self.net;
+        let mut sums = [0i32; MAX_HIDDEN];
+        let acc = &mut sums[..net.hidden()];
+        net.start(acc);
+        let bucket = self.inputs.active(game, state, &mut |i| net.add_input(acc, i));
+        let value = net.finish(acc, bucket);
+        let limit = (G::Score::WIN_RANGE.to_f64() - 1.0).max(0.0);
+        let v = (f64::from(value) * self.scale).round().clamp(-limit, limit);
+        let v = if game.to_move(state) == player { v } else { -v };
+        G::Score::from_f64(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loss `(sigmoid(y) - t)^2` and its derivative in `y`.
+    fn loss(y: f32, t: f32) -> (f32, f32) {
+        let p = 1.0 / (1.0 + (-y).exp());
+        ((p - t) * (p - t), 2.0 * (p - t) * p * (1.0 - p))
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let net = Network::random(10, 8, 2, 3);
+        let (active, bucket, target) = ([1usize, 4, 7], 1, 0.8f32);
+        let mut act = Activations::new(net.hidden);
+        let y = net.forward_keeping(&active, bucket, &mut act);
+        let mut grad = Network::zeros(10, 8, 2);
+        net.backward(&active, bucket, &act, loss(y, target).1, &mut grad);
+        let mut checked = 0;
+        for p in 0..8 {
+            for i in 0..net.params()[p].len() {
+                let g = grad.params()[p][i];
+                let mut plus = net.clone();
+                plus.params_mut()[p][i] += 1e-2;
+                let mut minus = net.clone();
+                minus.params_mut()[p][i] -= 1e-2;
+                let numeric = (loss(plus.forward(&active, bucket), target).0
+                    - loss(minus.forward(&active, bucket), target).0)
+                    / 2e-2;
+                // Kinks of the clipped ReLU aside, the two agree.
+                if (g - numeric).abs() > 1e-3 + 0.05 * numeric.abs() {
+                    let near_kink = act
+                        .a1
+                        .iter()
+                        .chain(&act.a2)
+                        .chain(&act.a3)
+                        .any(|&a| (a.abs() < 2e-2) || ((a - 1.0).abs() < 2e-2));
+                    assert!(near_kink, "parameter {p}/{i}: {g} against {numeric}");
+                }
+                checked += usize::from(g != 0.0);
+            }
+        }
+        assert!(checked > 50, "{checked}");
+    }
+
+    #[test]
+    fn files_round_trip_and_the_integer_form_agrees() {
+        let net = Network::random(30, 64, 3, 9);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err().contains("bytes"));
+        assert!(Network::from_bytes(b"PLYNET0\0").is_err());
+        let q = QuantNet::new(&net).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let active: Vec<usize> = (0..30).filter(|_| rng.gen_bool(0.3)).collect();
+            let bucket = rng.gen_range(0..3);
+            let mut acc = vec![0i32; 64];
+            q.start(&mut acc);
+            active.iter().for_each(|&i| q.add_input(&mut acc, i));
+            let integer = f64::from(q.finish(&mut acc, bucket)) / 65536.0;
+            let float = f64::from(net.forward(&active, bucket));
+            assert!((integer - float).abs() < 0.02, "{integer} against {float}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The inputs of a neural evaluation of checkers ([`NetInputs`]), for any board size.
+//!
+//! Four sets of one input per dark square, seen from the player to move (the board turned
+//! for White, so that the mover's men always go the same way): the mover's men, the
+//! mover's kings, the opponent's men and the opponent's kings; 128 inputs on 8x8. Four
+//! phase buckets by the pieces left (on 8x8: 19-24, 13-18, 7-12, 0-6).
+
+use std::sync::OnceLock;
+
+use ply::eval::net::{NetEval, NetInputs};
+use ply::eval::Evaluator;
+use ply::{Game, Player};
+
+use crate::rules::{CheckersState, EnglishCheckers};
+
+/// The network inputs of checkers: pieces by kind and owner on each square, relative to
+/// the player to move.
+///
+/// ```
+/// use ply::eval::net::NetInputs;
+/// use ply::Game;
+/// use ply_checkers::net::CheckersNetInputs;
+/// use ply_checkers::EnglishCheckers;
+///
+/// let game = EnglishCheckers::default();
+/// let inputs = CheckersNetInputs::new(&game);
+/// assert_eq!(inputs.inputs(), 128);
+/// let mut active = Vec::new();
+/// let bucket = inputs.active(&game, &game.initial_state(), &mut |i| active.push(i));
+/// assert_eq!((active.len(), bucket), (24, 0));
+/// // The mover's men on the first 12 squares, the opponent's on 84..96 (squares 21-32).
+/// assert_eq!(active[..12], (0..12).collect::<Vec<_>>()[..]);
+/// assert_eq!(active[12..], (84..96).collect::<Vec<_>>()[..]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckersNetInputs {
+    squares: usize,
+}
+
+impl CheckersNetInputs {
+    /// The inputs for `game`'s board.
+    pub fn new(game: &EnglishCheckers) -> Self {
+        CheckersNetInputs { squares: game.squares() }
+    }
+}
+
+impl Default for CheckersNetInputs {
+    /// The inputs on 8x8.
+    fn default() -> Self {
+        CheckersNetInputs { squares: 32 }
+    }
+}
+
+/// The number of phase buckets.
+pub const BUCKETS: usize = 4;
+
+impl NetInputs<EnglishCheckers> for CheckersNetInputs {
+    fn inputs(&self) -> usize {
+        4 * self.squares
+    }
+
+    fn buckets(&self) -> usize {
+        BUCKETS
+    }
+
+    #[inline]
+    fn active(
+        &self,
+        game: &EnglishCheckers,
+        state: &CheckersState,
+        sink: &mut impl FnMut(usize),
+    ) -> usize {
+        let squares = game.squares();
+        let me = game.to_move(state).index();
+        // Black's men go towards higher squares: White's board is turned half a turn.
+        let relative = |sq: usize| if me == 0 { sq } else { squares - 1 - sq };
+        let kings = state.kings;
+        let sets = [
+            state.pieces[me] & !kings,
+            state.pieces[me] & kings,
+            state.pieces[me ^ 1] & !kings,
+            state.pieces[me ^ 1] & kings,
+        ];
+        let mut pieces = 0;
+        for (set, mut bits) in sets.into_iter().enumerate() {
+            pieces += bits.count_ones() as usize;
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                sink(set * squares + relative(sq));
+            }
+        }
+        // The starting pieces: three rows a side on 8x8, (size / 2 - 1) rows in general.
+        let start = squares - game.size();
+        (start.saturating_sub(pieces) * BUCKETS / start.max(1)).min(BUCKETS - 1)
+    }
+}
+
+/// The network that `tune train` fitted on standard-rules self-play positions of the 8x8
+/// board (the command is in BENCHMARKS.md), embedded at build time.
+pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net-standard.bin");
+
+/// The neural evaluation of checkers: [`NET_WEIGHTS`] over [`CheckersNetInputs`] on the
+/// 8x8 board, the game's own [`crate::eval::Classic`] on every other size. Spec
+/// `alphabeta:eval=net` in the tools. The network is read once per process and shared by
+/// every copy.
+///
+/// ```
+/// use ply::eval::Evaluator;
+/// use ply::{Game, Player};
+/// use ply_checkers::net::CheckersNet;
+/// use ply_checkers::EnglishCheckers;
+///
+/// let game = EnglishCheckers::default();
+/// let eval = CheckersNet::default();
+/// let start = game.initial_state();
+/// let black = eval.evaluate(&game, &start, Player::FIRST);
+/// assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -black);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CheckersNet {
+    eval: NetEval<CheckersNetInputs>,
+}
+
+impl Default for CheckersNet {
+    fn default() -> Self {
+        static NET: OnceLock<NetEval<CheckersNetInputs>> = OnceLock::new();
+        let eval = NET.get_or_init(|| {
+            NetEval::embedded::<EnglishCheckers>(CheckersNetInputs::default(), NET_WEIGHTS, 100.0)
+        });
+        CheckersNet { eval: eval.clone() }
+    }
+}
+
+impl Evaluator<EnglishCheckers> for CheckersNet {
+    #[inline]
+    fn evaluate(&self, game: &EnglishCheckers, state: &CheckersState, player: Player) -> i32 {
+        if game.size() == 8 {
+            self.eval.evaluate(game, state, player)
+        } else {
+            Game::evaluate(game, state, player)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+    use ply::testing::visit_random_games;
+
+    #[test]
+    fn the_embedded_network_loads_and_is_antisymmetric() {
+        let eval = CheckersNet::default();
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let mut seen = 0;
+        visit_random_games(&game, 10, 200, 3, |state| {
+            let v = eval.evaluate(&game, state, Player::FIRST);
+            assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
+            assert!(v.abs() < 30_000);
+            seen += 1;
+        });
+        assert!(seen > 100);
+    }
+
+    #[test]
+    fn inputs_are_the_mirror_image_for_the_other_side() {
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let inputs = CheckersNetInputs::new(&game);
+        let black: CheckersState = ply::Notation::parse_state(&game, "B:W18,K27:B14,K1").unwrap();
+        let white: CheckersState = ply::Notation::parse_state(&game, "W:B15,K6:W19,K32").unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let ba = inputs.active(&game, &black, &mut |i| a.push(i));
+        let bb = inputs.active(&game, &white, &mut |i| b.push(i));
+        assert_eq!((a, ba), (b, bb));
+    }
+}

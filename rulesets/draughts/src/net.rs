@@ -1,0 +1,95 @@
+//! The inputs of a neural evaluation of international draughts ([`NetInputs`]).
+//!
+//! Four sets of one input per square, seen from the player to move (the board turned for
+//! Black, so that the mover's men always go towards square 1): the mover's men, the mover's
+//! kings, the opponent's men and the opponent's kings; 200 inputs. Four phase buckets by
+//! the pieces left (31-40, 21-30, 11-20, 0-10).
+
+use ply::eval::net::NetInputs;
+
+use crate::bitboard::square_of;
+use crate::rules::{DraughtsState, InternationalDraughts};
+
+/// The network inputs of international draughts.
+///
+/// ```
+/// use ply::eval::net::NetInputs;
+/// use ply::Game;
+/// use ply_draughts::net::DraughtsNetInputs;
+/// use ply_draughts::InternationalDraughts;
+///
+/// let game = InternationalDraughts::new();
+/// let mut active = Vec::new();
+/// let bucket = DraughtsNetInputs.active(&game, &game.initial_state(), &mut |i| active.push(i));
+/// assert_eq!((active.len(), bucket), (40, 0));
+/// // White moves first: its men on squares 31-50, Black's on 1-20.
+/// assert_eq!(active[..20], (30..50).collect::<Vec<_>>()[..]);
+/// assert_eq!(active[20..], (100..120).collect::<Vec<_>>()[..]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DraughtsNetInputs;
+
+/// The number of phase buckets.
+pub const BUCKETS: usize = 4;
+
+impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
+    fn inputs(&self) -> usize {
+        200
+    }
+
+    fn buckets(&self) -> usize {
+        BUCKETS
+    }
+
+    #[inline]
+    fn active(
+        &self,
+        _game: &InternationalDraughts,
+        state: &DraughtsState,
+        sink: &mut impl FnMut(usize),
+    ) -> usize {
+        let p = &state.pieces;
+        let white = state.white_to_move;
+        let (own, opp) = if white { (p.white, p.black) } else { (p.black, p.white) };
+        // White's men go towards square 1; Black's board is turned half a turn.
+        let relative = |square: u8| {
+            let s = usize::from(square) - 1;
+            if white {
+                s
+            } else {
+                49 - s
+            }
+        };
+        let sets = [own & !p.kings, own & p.kings, opp & !p.kings, opp & p.kings];
+        let mut pieces = 0;
+        for (set, mut bits) in sets.into_iter().enumerate() {
+            pieces += bits.count_ones() as usize;
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                sink(set * 50 + relative(square_of(bit)));
+            }
+        }
+        (40usize.saturating_sub(pieces) * BUCKETS / 40).min(BUCKETS - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::Notation;
+
+    #[test]
+    fn inputs_are_the_mirror_image_for_the_other_side() {
+        let game = InternationalDraughts::new();
+        let white = game.parse_state("W:W28,K45:B12,K6").unwrap();
+        let black = game.parse_state("B:W39,K45:B23,K6").unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let ba = DraughtsNetInputs.active(&game, &white, &mut |i| a.push(i));
+        let bb = DraughtsNetInputs.active(&game, &black, &mut |i| b.push(i));
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!((a, ba), (b, bb));
+        assert_eq!(ba, 3);
+    }
+}
