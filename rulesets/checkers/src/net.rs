@@ -11,7 +11,8 @@ use ply::eval::net::{NetEval, NetInputs};
 use ply::eval::Evaluator;
 use ply::{Game, Player};
 
-use crate::rules::{CheckersState, EnglishCheckers};
+use crate::features::CheckersLearned;
+use crate::rules::{CheckersState, EnglishCheckers, Rules};
 
 /// The network inputs of checkers: pieces by kind and owner on each square, relative to
 /// the player to move.
@@ -101,25 +102,28 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
 pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net-standard.bin");
 
 /// The neural evaluation of checkers: [`NET_WEIGHTS`] over [`CheckersNetInputs`] on the
-/// 8x8 board, the game's own [`crate::eval::Classic`] on every other size. Spec
-/// `alphabeta:eval=net` in the tools. The network is read once per process and shared by
-/// every copy.
+/// 8x8 board under the standard rules, where it was trained (and beat [`CheckersLearned`]
+/// by +197 Elo, BENCHMARKS.md); [`CheckersLearned`] under the other rules and sizes. The
+/// engines' evaluation, spec `alphabeta:eval=net` in the tools. The network is read once
+/// per process and shared by every copy.
 ///
 /// ```
 /// use ply::eval::Evaluator;
 /// use ply::{Game, Player};
 /// use ply_checkers::net::CheckersNet;
-/// use ply_checkers::EnglishCheckers;
+/// use ply_checkers::{EnglishCheckers, Rules};
 ///
-/// let game = EnglishCheckers::default();
+/// let game = EnglishCheckers::new(8, Rules::Standard)?;
 /// let eval = CheckersNet::default();
 /// let start = game.initial_state();
 /// let black = eval.evaluate(&game, &start, Player::FIRST);
 /// assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -black);
+/// # Ok::<(), ply_checkers::Error>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct CheckersNet {
     eval: NetEval<CheckersNetInputs>,
+    elsewhere: CheckersLearned,
 }
 
 impl Default for CheckersNet {
@@ -128,17 +132,17 @@ impl Default for CheckersNet {
         let eval = NET.get_or_init(|| {
             NetEval::embedded::<EnglishCheckers>(CheckersNetInputs::default(), NET_WEIGHTS, 100.0)
         });
-        CheckersNet { eval: eval.clone() }
+        CheckersNet { eval: eval.clone(), elsewhere: CheckersLearned::default() }
     }
 }
 
 impl Evaluator<EnglishCheckers> for CheckersNet {
     #[inline]
     fn evaluate(&self, game: &EnglishCheckers, state: &CheckersState, player: Player) -> i32 {
-        if game.size() == 8 {
+        if game.size() == 8 && game.rules() == Rules::Standard {
             self.eval.evaluate(game, state, player)
         } else {
-            Game::evaluate(game, state, player)
+            self.elsewhere.evaluate(game, state, player)
         }
     }
 }
@@ -146,7 +150,6 @@ impl Evaluator<EnglishCheckers> for CheckersNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Rules;
     use ply::testing::visit_random_games;
 
     #[test]
