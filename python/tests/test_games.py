@@ -239,7 +239,7 @@ def test_bad_input_raises_value_error_with_the_tools_messages():
         'unknown agent "alphabta"; accepted agents:'
     )
     assert message(lambda: ply_games.search(game, state, eval="tuned")) == (
-        'unknown evaluation "tuned"; this game has: default, classic, material, learned'
+        'unknown evaluation "tuned"; this game has: default, classic, material, learned, net'
     )
     assert message(lambda: ply_games.search(game, state, "greedy", depth=2)).startswith(
         'greedy: unknown option "depth"'
