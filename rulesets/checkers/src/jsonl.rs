@@ -50,7 +50,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::BoardError;
-use crate::features::CheckersLearned;
+use crate::net::CheckersNet;
 use crate::rules::{CheckersState, EnglishCheckers};
 use crate::seed::{self, Path};
 use crate::Rules;
@@ -167,13 +167,13 @@ struct Session {
 }
 
 impl PlayServer {
-    /// A server whose engine is alpha-beta with the learned evaluation, thinking `time` a
-    /// move when a request gives no `time_ms`.
+    /// A server whose engine is alpha-beta with the engines' evaluation ([`CheckersNet`]),
+    /// thinking `time` a move when a request gives no `time_ms`.
     pub fn new(rules: Rules, time: Duration) -> Self {
         Self::with_engine(
             rules,
             time,
-            Box::new(|_| Ok(Box::new(AlphaBeta::new().with_evaluator(CheckersLearned::default())))),
+            Box::new(|_| Ok(Box::new(AlphaBeta::new().with_evaluator(CheckersNet::default())))),
         )
     }
 
