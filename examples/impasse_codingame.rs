@@ -3,7 +3,7 @@
 //! a busy machine.
 //!
 //! ```text
-//! cargo run --release --example impasse_codingame [-- --turn-ms 30 --turn-limit-ms 50 --quiet]
+//! cargo run --release --example impasse_codingame [-- --turn-ms 20 --turn-limit-ms 40 --quiet]
 //! ```
 //!
 //! Each turn it reads the board, the last action and the referee's legal actions, checks its
@@ -55,14 +55,15 @@ of its input to the answer line. The thinking time runs from the search's start;
 runs from the turn's arrival, and at the limit a watchdog answers the best move found so far
 whatever the search is doing.
   --first-ms N         thinking time for the first answer (default 300)
-  --turn-ms N          thinking time for later answers (default 30: 70 ms of the 100 are
-                       left to a busy machine)
+  --turn-ms N          thinking time for later answers (default 20: 80 ms of the 100 are
+                       left to a busy machine; a bot that thinks less also asks less of its
+                       share of the processor, so it waits less for it)
   --first-limit-ms N   the latest first answer (default 500: 500 ms of the 1000 are left for
                        the process's start and scheduling)
-  --turn-limit-ms N    the latest later answer (default 50: 50 ms of the 100 are left for the
+  --turn-limit-ms N    the latest later answer (default 40: 60 ms of the 100 are left for the
                        input to reach the bot and the answer the referee, together up to 33 ms
-                       (p99.9) at load 8 on 2 cores, and for the watchdog's own wait for a
-                       processor)
+                       (p99.9) at load 8 on 2 cores, and for stalls of the whole process,
+                       which took up to 66 ms at load 4)
   --quiet              no per-turn line on stderr";
 
 /// The bot's time settings and logging.
@@ -77,9 +78,9 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         first: Duration::from_millis(300),
-        turn: Duration::from_millis(30),
+        turn: Duration::from_millis(20),
         first_limit: Duration::from_millis(500),
-        turn_limit: Duration::from_millis(50),
+        turn_limit: Duration::from_millis(40),
         quiet: false,
     };
     let mut args = std::env::args().skip(1);

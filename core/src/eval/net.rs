@@ -8,8 +8,8 @@
 //!
 //! [`Network`] is the trainable form in `f32` (`tune train` fits it and writes it with
 //! [`Network::to_bytes`]); [`QuantNet`] is the form searches use: every weight an integer,
-//! activations in `0..=256`, `i32` arithmetic that the compiler vectorises, and the first
-//! layer summed afresh over the active inputs at each evaluation.
+//! activations in `0..=256`, 16-bit weights and 32-bit sums that the compiler vectorises, and
+//! the first layer summed afresh over the active inputs at each evaluation.
 //!
 //! ```
 //! use ply::eval::net::{NetEval, NetInputs, Network};
@@ -331,14 +331,15 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// Activations' integer scale: 1.0 is 256.
 const ONE: i32 = 256;
 
-/// A network in integers, for search: weights times 256, biases times 256 (first layer) or
-/// 65,536 (later layers), activations clipped to `0..=256`.
+/// A network in integers, for search: weights times 256 (16-bit), biases times 256 (first
+/// layer) or 65,536 (later layers), activations clipped to `0..=256`, first-layer sums in
+/// 32 bits.
 #[derive(Clone, Debug)]
 pub struct QuantNet {
     inputs: usize,
     hidden: usize,
     buckets: usize,
-    w1: Vec<i32>,
+    w1: Vec<i16>,
     b1: Vec<i32>,
     w2: Vec<i16>,
     b2: Vec<i32>,
@@ -348,12 +349,17 @@ pub struct QuantNet {
     b4: Vec<i32>,
 }
 
+/// The first-layer widths that evaluation has scratch space for without zeroing
+/// [`MAX_HIDDEN`] entries: a network is evaluated with the smallest that holds it.
+const SCRATCH_SIZES: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
+
 impl QuantNet {
     /// The integer form of `net`.
     ///
     /// # Errors
-    /// If a weight is too large for the integer form (over 100,000 in magnitude; over 127
-    /// in the second and third layers, which are 16-bit).
+    /// If a weight is too large for the integer form (over 100,000 in magnitude in the
+    /// biases and the output layer; 128 or over in the first three layers' weights, which
+    /// are 16-bit).
     pub fn new(net: &Network) -> Result<QuantNet, String> {
         let narrow = |w: Vec<i32>| -> Result<Vec<i16>, String> {
             w.into_iter()
@@ -376,7 +382,7 @@ impl QuantNet {
             inputs: net.inputs,
             hidden: net.hidden,
             buckets: net.buckets,
-            w1: q(&net.w1, one)?,
+            w1: narrow(q(&net.w1, one)?)?,
             b1: q(&net.b1, one)?,
             w2: narrow(q(&net.w2, one)?)?,
             b2: q(&net.b2, two)?,
@@ -403,8 +409,8 @@ impl QuantNet {
     pub fn add_input(&self, acc: &mut [i32], i: usize) {
         let h = self.hidden;
         if i < self.inputs {
-            for (a, w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
-                *a += w;
+            for (a, &w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+                *a += i32::from(w);
             }
         }
     }
@@ -413,8 +419,19 @@ impl QuantNet {
     /// the later layers of `bucket` (the last bucket for one out of range).
     #[inline]
     pub fn finish(&self, acc: &[i32], bucket: usize) -> i32 {
+        match self.hidden {
+            h if h <= SCRATCH_SIZES[0] => self.finish_in::<{ SCRATCH_SIZES[0] }>(acc, bucket),
+            h if h <= SCRATCH_SIZES[1] => self.finish_in::<{ SCRATCH_SIZES[1] }>(acc, bucket),
+            h if h <= SCRATCH_SIZES[2] => self.finish_in::<{ SCRATCH_SIZES[2] }>(acc, bucket),
+            _ => self.finish_in::<MAX_HIDDEN>(acc, bucket),
+        }
+    }
+
+    /// [`QuantNet::finish`] with scratch space for `N >= hidden` first-layer units.
+    #[inline]
+    fn finish_in<const N: usize>(&self, acc: &[i32], bucket: usize) -> i32 {
         let h = self.hidden;
-        let mut h1 = [0i16; MAX_HIDDEN];
+        let mut h1 = [0i16; N];
         for (x, &a) in h1.iter_mut().zip(acc) {
             *x = a.clamp(0, ONE) as i16;
         }
@@ -434,6 +451,22 @@ impl QuantNet {
         }
         let w4 = &self.w4[bucket * WIDTH..(bucket + 1) * WIDTH];
         self.b4[bucket] + w4.iter().zip(h3.iter()).map(|(w, x)| w * x).sum::<i32>()
+    }
+
+    /// The output for the active inputs of `state`, with scratch space for `N >= hidden`
+    /// first-layer units.
+    #[inline]
+    fn output_in<const N: usize, G: Game, I: NetInputs<G>>(
+        &self,
+        inputs: &I,
+        game: &G,
+        state: &G::State,
+    ) -> i32 {
+        let mut sums = [0i32; N];
+        let acc = &mut sums[..self.hidden];
+        self.start(acc);
+        let bucket = inputs.active(game, state, &mut |i| self.add_input(acc, i));
+        self.finish_in::<N>(acc, bucket)
     }
 }
 
@@ -500,11 +533,13 @@ impl<G: Game, I: NetInputs<G>> Evaluator<G> for NetEval<I> {
     #[inline]
     fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
         let net = &*self.net;
-        let mut sums = [0i32; MAX_HIDDEN];
-        let acc = &mut sums[..net.hidden()];
-        net.start(acc);
-        let bucket = self.inputs.active(game, state, &mut |i| net.add_input(acc, i));
-        let value = net.finish(acc, bucket);
+        let (i, g, s) = (&self.inputs, game, state);
+        let value = match net.hidden() {
+            h if h <= SCRATCH_SIZES[0] => net.output_in::<{ SCRATCH_SIZES[0] }, G, I>(i, g, s),
+            h if h <= SCRATCH_SIZES[1] => net.output_in::<{ SCRATCH_SIZES[1] }, G, I>(i, g, s),
+            h if h <= SCRATCH_SIZES[2] => net.output_in::<{ SCRATCH_SIZES[2] }, G, I>(i, g, s),
+            _ => net.output_in::<MAX_HIDDEN, G, I>(i, g, s),
+        };
         let limit = (G::Score::WIN_RANGE.to_f64() - 1.0).max(0.0);
         let v = (f64::from(value) * self.scale).round().clamp(-limit, limit);
         let v = if game.to_move(state) == player { v } else { -v };
