@@ -26,12 +26,14 @@ use crate::registry::AgentKit;
 
 /// What every agent accepts, for `--help` texts and error messages.
 pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL,
-            lmr=BOOL,null=BOOL,iid=BOOL,ext=BOOL,threat=BOOL,reuse=BOOL]
+            lmr=BOOL,null=BOOL,iid=BOOL,ext=BOOL,threat=BOOL,probcut=M,reuse=BOOL]
                                                         two-player alpha-beta (plain=true: no enhancements;
                                                         endgame=true: exact margins, fastest-first ordering;
                                                         lmr, null, iid, ext, threat: late-move reductions,
                                                         null-move pruning, internal iterative deepening,
                                                         extensions, threat extensions at the horizon;
+                                                        probcut=M: ProbCut with margin M in evaluation
+                                                        units, 0 for off;
                                                         reuse=true: table entries kept between moves)
   mcts[:iters=N,time=T,nodes=N,c=X,threads=N,cutoff=N|none,solver=BOOL,reuse=BOOL]
   paranoid[:depth=N,time=T,nodes=N,tt=MB,threads=N]     N-player alpha-beta, paranoid opponents
@@ -154,7 +156,7 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => &[
                 "depth", "time", "nodes", "tt", "threads", "plain", "endgame", "lmr", "null",
-                "iid", "ext", "threat", "reuse", "eval", "book", "egdb", "seed",
+                "iid", "ext", "threat", "probcut", "reuse", "eval", "book", "egdb", "seed",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
@@ -309,6 +311,8 @@ pub struct AgentSpec {
     /// null-move pruning, internal iterative deepening, extensions, threat extensions
     /// (`None`: the default).
     pub selective: [Option<bool>; 5],
+    /// Alpha-beta's ProbCut margin ([`AlphaBetaOptions::probcut`]; 0 is off).
+    pub probcut: Option<f64>,
     /// MCTS exploration constant.
     pub c: Option<f64>,
     /// Search threads: root-parallel trees for MCTS, Lazy SMP for the alpha-beta family.
@@ -345,6 +349,7 @@ impl AgentSpec {
             plain: None,
             endgame: None,
             selective: [None; 5],
+            probcut: None,
             c: None,
             threads: None,
             cutoff: None,
@@ -414,6 +419,9 @@ impl AgentSpec {
                 }
                 if let Some(r) = self.reuse {
                     options.keep_tt = r;
+                }
+                if let Some(m) = self.probcut {
+                    options.probcut = m;
                 }
                 let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {
@@ -659,6 +667,14 @@ impl FromStr for AgentSpec {
                     let v = parse_bool(value).ok_or_else(|| bad("true or false"))?;
                     set(&mut spec.selective[i], v, duplicate)?
                 }
+                "probcut" => {
+                    let v = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|m| m.is_finite() && (0.0..=1e6).contains(m))
+                        .ok_or_else(|| bad("a margin from 0 (off) to 1000000, such as 50"))?;
+                    set(&mut spec.probcut, v, duplicate)?
+                }
                 "c" => {
                     let v = value
                         .parse::<f64>()
@@ -765,6 +781,9 @@ impl fmt::Display for AgentSpec {
                 options.push(format!("{key}={v}"));
             }
         }
+        if let Some(v) = self.probcut {
+            options.push(format!("probcut={v}"));
+        }
         if let Some(v) = self.c {
             options.push(format!("c={v}"));
         }
@@ -839,6 +858,16 @@ mod tests {
         let s = spec("alphabeta:lmr=false,null=true,iid=true,ext=false,threat=true");
         assert_eq!(s.selective, [Some(false), Some(true), Some(true), Some(false), Some(true)]);
         assert_eq!(s.to_string(), "alphabeta:lmr=false,null=true,iid=true,ext=false,threat=true");
+        let s = spec("alphabeta:time=100ms,probcut=60");
+        assert_eq!(
+            (s.probcut, s.to_string().as_str()),
+            (Some(60.0), "alphabeta:time=100ms,probcut=60")
+        );
+        for bad in ["alphabeta:probcut=-1", "alphabeta:probcut=x", "alphabeta:probcut=inf"] {
+            let e = bad.parse::<AgentSpec>();
+            assert!(matches!(e, Err(SpecError::BadValue { key: "probcut", .. })), "{bad}: {e:?}");
+        }
+        assert!("mcts:probcut=50".parse::<AgentSpec>().is_err());
         assert_eq!(spec("paranoid:threads=3").to_string(), "paranoid:threads=3");
         assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
         assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);

@@ -47,6 +47,8 @@
 //! assert!((f64::from(v) - 100.0 * f64::from(net.forward(&[], 0))).abs() <= 2.0);
 //! ```
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -336,6 +338,9 @@ const ONE: i32 = 256;
 /// 32 bits.
 #[derive(Clone, Debug)]
 pub struct QuantNet {
+    /// This network's number in the process, which the evaluation's per-thread first layer
+    /// ([`NetEval`]) is kept for.
+    id: u64,
     inputs: usize,
     hidden: usize,
     buckets: usize,
@@ -377,8 +382,10 @@ impl QuantNet {
                 })
                 .collect()
         };
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let (one, two) = (ONE as f32, (ONE * ONE) as f32);
         Ok(QuantNet {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             inputs: net.inputs,
             hidden: net.hidden,
             buckets: net.buckets,
@@ -415,6 +422,18 @@ impl QuantNet {
         }
     }
 
+    /// Takes active input `i` out of the first layer's sums (an input out of range is
+    /// ignored).
+    #[inline]
+    pub fn remove_input(&self, acc: &mut [i32], i: usize) {
+        let h = self.hidden;
+        if i < self.inputs {
+            for (a, &w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+                *a -= i32::from(w);
+            }
+        }
+    }
+
     /// The output, in units of `1 / 65536` log-odds, from the first layer's sums `acc` and
     /// the later layers of `bucket` (the last bucket for one out of range).
     #[inline]
@@ -432,10 +451,11 @@ impl QuantNet {
     fn finish_in<const N: usize>(&self, acc: &[i32], bucket: usize) -> i32 {
         let h = self.hidden;
         let mut h1 = [0i16; N];
-        for (x, &a) in h1.iter_mut().zip(acc) {
+        let h1 = &mut h1[..h];
+        for (x, &a) in h1.iter_mut().zip(&acc[..h]) {
             *x = a.clamp(0, ONE) as i16;
         }
-        let h1 = &h1[..h];
+        let h1 = &*h1;
         let bucket = bucket.min(self.buckets - 1);
         let mut h2 = [0i16; WIDTH];
         for (o, out) in h2.iter_mut().enumerate() {
@@ -529,16 +549,97 @@ impl<I> NetEval<I> {
     }
 }
 
+/// The most inputs for which [`NetEval`] keeps each thread's last first layer and updates
+/// it by the inputs that changed; wider input sets are summed afresh every time.
+pub const INCREMENTAL_INPUTS: usize = 256;
+
+/// Active inputs as bits, for networks of at most [`INCREMENTAL_INPUTS`] inputs.
+type InputBits = [u64; INCREMENTAL_INPUTS / 64];
+
+/// One thread's last evaluated first layer: the network, its active inputs and its sums.
+struct LastLayer {
+    net: u64,
+    active: InputBits,
+    sums: Vec<i32>,
+}
+
+thread_local! {
+    static LAST_LAYER: RefCell<LastLayer> =
+        const { RefCell::new(LastLayer { net: 0, active: [0; INCREMENTAL_INPUTS / 64], sums: Vec::new() }) };
+}
+
+impl QuantNet {
+    /// Brings `last`, the first layer of some position, to the one of `active`: by the inputs
+    /// that differ when they are fewer than those active, else summed afresh.
+    fn update(&self, last: &mut LastLayer, active: &InputBits) {
+        let count = |bits: &InputBits| bits.iter().map(|w| w.count_ones()).sum::<u32>();
+        let changed: InputBits = std::array::from_fn(|k| last.active[k] ^ active[k]);
+        if last.net != self.id || count(&changed) >= count(active) {
+            last.net = self.id;
+            last.sums.resize(self.hidden, 0);
+            self.start(&mut last.sums);
+            for_each_bit(active, |i| self.add_input(&mut last.sums, i));
+        } else {
+            let gone: InputBits = std::array::from_fn(|k| changed[k] & last.active[k]);
+            let came: InputBits = std::array::from_fn(|k| changed[k] & active[k]);
+            for_each_bit(&gone, |i| self.remove_input(&mut last.sums, i));
+            for_each_bit(&came, |i| self.add_input(&mut last.sums, i));
+        }
+        last.active = *active;
+    }
+}
+
+/// Calls `f` with the number of each set bit of `bits`.
+#[inline]
+fn for_each_bit(bits: &InputBits, mut f: impl FnMut(usize)) {
+    for (k, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            f(k * 64 + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
+}
+
+/// The first layer is kept per thread: each evaluation that a thread makes with a network of
+/// at most [`INCREMENTAL_INPUTS`] inputs starts from the sums of its previous one and updates
+/// them by the inputs that differ (a search evaluates neighbouring positions one after
+/// another, which differ in a few pieces), with the same result as summing afresh.
 impl<G: Game, I: NetInputs<G>> Evaluator<G> for NetEval<I> {
     #[inline]
     fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
         let net = &*self.net;
         let (i, g, s) = (&self.inputs, game, state);
-        let value = match net.hidden() {
-            h if h <= SCRATCH_SIZES[0] => net.output_in::<{ SCRATCH_SIZES[0] }, G, I>(i, g, s),
-            h if h <= SCRATCH_SIZES[1] => net.output_in::<{ SCRATCH_SIZES[1] }, G, I>(i, g, s),
-            h if h <= SCRATCH_SIZES[2] => net.output_in::<{ SCRATCH_SIZES[2] }, G, I>(i, g, s),
-            _ => net.output_in::<MAX_HIDDEN, G, I>(i, g, s),
+        let value = if net.inputs <= INCREMENTAL_INPUTS {
+            let mut active: InputBits = [0; INCREMENTAL_INPUTS / 64];
+            let bucket = i.active(g, s, &mut |k| {
+                if k < net.inputs {
+                    active[k / 64] |= 1 << (k % 64);
+                }
+            });
+            LAST_LAYER.with(|last| match last.try_borrow_mut() {
+                Ok(mut last) => {
+                    net.update(&mut last, &active);
+                    net.finish(&last.sums, bucket)
+                }
+                // Not reached: an evaluation does not call another.
+                Err(_) => {
+                    let mut fresh = LastLayer {
+                        net: 0,
+                        active: [0; INCREMENTAL_INPUTS / 64],
+                        sums: Vec::new(),
+                    };
+                    net.update(&mut fresh, &active);
+                    net.finish(&fresh.sums, bucket)
+                }
+            })
+        } else {
+            match net.hidden() {
+                h if h <= SCRATCH_SIZES[0] => net.output_in::<{ SCRATCH_SIZES[0] }, G, I>(i, g, s),
+                h if h <= SCRATCH_SIZES[1] => net.output_in::<{ SCRATCH_SIZES[1] }, G, I>(i, g, s),
+                h if h <= SCRATCH_SIZES[2] => net.output_in::<{ SCRATCH_SIZES[2] }, G, I>(i, g, s),
+                _ => net.output_in::<MAX_HIDDEN, G, I>(i, g, s),
+            }
         };
         let limit = (G::Score::WIN_RANGE.to_f64() - 1.0).max(0.0);
         let v = (f64::from(value) * self.scale).round().clamp(-limit, limit);
@@ -610,6 +711,70 @@ mod tests {
             let integer = f64::from(q.finish(&acc, bucket)) / 65536.0;
             let float = f64::from(net.forward(&active, bucket));
             assert!((integer - float).abs() < 0.02, "{integer} against {float}");
+        }
+    }
+
+    /// Tic-tac-toe's squares as inputs: seven for each square and each of its three states
+    /// (empty or a player's mark), 189 inputs in all; a move changes 14 of the 63 active.
+    #[derive(Clone)]
+    struct Squares {
+        inputs: usize,
+    }
+
+    impl NetInputs<crate::games::TicTacToe> for Squares {
+        fn inputs(&self) -> usize {
+            self.inputs
+        }
+        fn buckets(&self) -> usize {
+            2
+        }
+        fn active(
+            &self,
+            _: &crate::games::TicTacToe,
+            s: &crate::games::TicTacToeState,
+            sink: &mut impl FnMut(usize),
+        ) -> usize {
+            let mut marks = 0;
+            for sq in 0..9u8 {
+                let state = s.at(sq).map_or(0, |p| 1 + p.index());
+                marks += usize::from(state > 0);
+                for j in 0..7 {
+                    sink((usize::from(sq) * 3 + state) * 7 + j);
+                }
+            }
+            marks % 2
+        }
+    }
+
+    #[test]
+    fn the_kept_first_layer_gives_the_values_of_a_fresh_sum() {
+        use crate::games::TicTacToe;
+        use crate::testing::visit_random_games;
+        let game = TicTacToe;
+        // With 200 inputs the layer is updated from the thread's last evaluation; with 300 it
+        // is summed afresh.
+        for inputs in [200, 300] {
+            let squares = Squares { inputs };
+            let net = Network::random(inputs, 48, 2, 11);
+            let eval = NetEval::new(squares.clone(), &net, 100.0).unwrap();
+            let other = NetEval::new(squares.clone(), &Network::random(inputs, 48, 2, 12), 100.0);
+            let other = other.unwrap();
+            let q = QuantNet::new(&net).unwrap();
+            let mut seen = 0;
+            visit_random_games(&game, 30, 9, 4, |state| {
+                let mut acc = vec![0i32; 48];
+                q.start(&mut acc);
+                let bucket = squares.active(&game, state, &mut |i| q.add_input(&mut acc, i));
+                let fresh = (f64::from(q.finish(&acc, bucket)) * 100.0 / 65536.0).round() as i32;
+                let mover = game.to_move(state);
+                assert_eq!(eval.evaluate(&game, state, mover), fresh);
+                // Another network between two evaluations does not mix their layers.
+                if seen % 7 == 3 {
+                    other.evaluate(&game, state, mover);
+                }
+                seen += 1;
+            });
+            assert!(seen > 100);
         }
     }
 }

@@ -151,6 +151,13 @@ pub struct AlphaBetaOptions {
     /// threatened ([`Game::is_threatened`]) is searched one ply more instead of evaluated
     /// (once on a line: the positions below it are not extended again).
     pub threats: bool,
+    /// ProbCut (Buro) margin in evaluation units, 0 for off: outside the principal variation,
+    /// at [`PROBCUT_DEPTH`] or more plies from the horizon, a search [`PROBCUT_REDUCTION`]
+    /// plies shallower with a null window at `beta + probcut` that reaches it cuts the node
+    /// off as failing high, and one at `alpha - probcut` that stays at or below it as
+    /// failing low. The shallow search's value predicts the deep one's; the margin is how
+    /// far apart they may be.
+    pub probcut: f64,
     /// Search threads (Lazy SMP): helper threads search the same position with their own
     /// move ordering, sharing the transposition table, and the deepest completed iteration
     /// answers. More than one thread makes results depend on timing.
@@ -185,6 +192,7 @@ impl Default for AlphaBetaOptions {
             iid: false,
             extensions: false,
             threats: false,
+            probcut: 0.0,
             threads: 1,
         }
     }
@@ -212,6 +220,7 @@ impl AlphaBetaOptions {
             iid: false,
             extensions: false,
             threats: false,
+            probcut: 0.0,
             ..AlphaBetaOptions::default()
         }
     }
@@ -229,10 +238,18 @@ impl AlphaBetaOptions {
             null_move: false,
             extensions: false,
             threats: false,
+            probcut: 0.0,
             ..AlphaBetaOptions::default()
         }
     }
 }
+
+/// The fewest plies from the horizon at which ProbCut ([`AlphaBetaOptions::probcut`]) tries
+/// its shallow search.
+pub const PROBCUT_DEPTH: u32 = 5;
+
+/// How many plies shallower ProbCut's search is than the node's.
+pub const PROBCUT_REDUCTION: u32 = 3;
 
 /// What one completed iteration of iterative deepening found, passed to the [`InfoSink`] of
 /// [`AlphaBeta::with_info`] (and of the multiplayer search). `M` is the game's move type.
@@ -846,6 +863,49 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         Some(if s.is_proven() { beta } else { s })
     }
 
+    /// ProbCut at a node `depth` plies from the horizon, outside the principal variation:
+    /// `Some(beta)` if a search [`PROBCUT_REDUCTION`] plies shallower reaches `beta + margin`,
+    /// `Some(alpha)` if it stays at or below `alpha - margin`, else `None`.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        qply: u32,
+        alpha: G::Score,
+        beta: G::Score,
+    ) -> Option<G::Score> {
+        if alpha.is_proven() || beta.is_proven() {
+            return None;
+        }
+        let margin = self.o.probcut;
+        let shallow = depth - PROBCUT_REDUCTION;
+        let (_, high) = window(beta, 0.0, margin);
+        if high < inf::<G::Score>() && !high.is_proven() {
+            let lo = -(-high).successor();
+            let v = self.negamax(state, hash, shallow, ply, qply, lo, high);
+            if self.limits.aborted {
+                return None;
+            }
+            if v >= high {
+                return Some(beta);
+            }
+        }
+        let (low, _) = window(alpha, margin, 0.0);
+        if low > -inf::<G::Score>() && !low.is_proven() {
+            let v = self.negamax(state, hash, shallow, ply, qply, low, low.successor());
+            if self.limits.aborted {
+                return None;
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
     /// The root search of one iteration, inside aspiration windows around `previous`.
     fn aspirated(
         &mut self,
@@ -1041,6 +1101,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let pv_node = beta > alpha.successor();
         if self.o.null_move && depth >= 3 && ply > 0 && !pv_node {
             if let Some(v) = self.null_move_cut(state, depth, ply, beta) {
+                return v;
+            }
+            if self.limits.aborted {
+                return G::Score::zero();
+            }
+        }
+        if self.o.probcut > 0.0 && depth >= PROBCUT_DEPTH && ply > 0 && !pv_node {
+            if let Some(v) = self.probcut(state, hash, depth, ply, qply, alpha, beta) {
                 return v;
             }
             if self.limits.aborted {
