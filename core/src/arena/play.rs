@@ -44,6 +44,9 @@ pub struct SeatStats {
     pub solved_time: Duration,
     /// Total nodes searched.
     pub nodes: u64,
+    /// The nominal depths (completed iterations) of the moves searched to the end of their
+    /// budget (neither forced nor solved), summed.
+    pub depth: u64,
 }
 
 /// A finished game.
@@ -178,6 +181,8 @@ pub fn play_game_with<G: Game>(
         } else if matches!(report.value, Value::Win(_) | Value::Loss(_) | Value::Draw) {
             stats[s].solved += 1;
             stats[s].solved_time += report.elapsed;
+        } else {
+            stats[s].depth += u64::from(report.depth);
         }
         stats[s].nodes += report.nodes;
         let before = record.state().clone();
@@ -234,4 +239,27 @@ pub fn random_opening<G: Game>(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ConnectFour;
+    use crate::search::alphabeta::AlphaBeta;
+    use crate::search::baseline::RandomAgent;
+
+    #[test]
+    fn searched_moves_add_their_depth() {
+        let game = ConnectFour::standard();
+        let mut seats: Vec<Seat<ConnectFour>> = vec![
+            Seat::new(Box::new(AlphaBeta::new()), Budget::depth(3)),
+            Seat::new(Box::new(RandomAgent::new(7)), Budget::default()),
+        ];
+        let played = play_game(&game, &game.initial_state(), &mut seats, 200).unwrap();
+        let st = &played.seats[0];
+        let searched = st.moves - st.forced - st.solved;
+        assert!(searched > 0);
+        assert_eq!(st.depth, 3 * u64::from(searched));
+        assert_eq!(played.seats[1].depth, 0);
+    }
 }

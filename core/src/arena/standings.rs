@@ -31,6 +31,8 @@ pub struct AgentTotals {
     pub solved_time: Duration,
     /// Nodes searched.
     pub nodes: u64,
+    /// Nominal depths of the searched moves, summed.
+    pub depth: u64,
 }
 
 impl AgentTotals {
@@ -60,6 +62,17 @@ impl AgentTotals {
             Duration::ZERO
         } else {
             self.time.saturating_sub(self.solved_time).div_f64(searched as f64)
+        }
+    }
+
+    /// Mean nominal depth per searched move (as [`AgentTotals::time_per_move`] counts
+    /// them); 0 for an engine that reports none.
+    pub fn depth_per_move(&self) -> f64 {
+        let searched = self.moves.saturating_sub(self.forced).saturating_sub(self.solved);
+        if searched == 0 {
+            0.0
+        } else {
+            self.depth as f64 / searched as f64
         }
     }
 
@@ -169,6 +182,7 @@ impl Standings {
             t.solved += u64::from(stats[s].solved);
             t.solved_time += stats[s].solved_time;
             t.nodes += stats[s].nodes;
+            t.depth += stats[s].depth;
         }
         if n == 2 && seats[0] != seats[1] {
             let (a, b) = (seats[0].min(seats[1]), seats[0].max(seats[1]));
@@ -288,7 +302,7 @@ impl Standings {
         }
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>12}  {:>7}  {:>14}",
+            "{:<width$}  {:>6}  {:>10}  {:>9}  {:>12}  {:>12}  {:>7}  {:>14}  {:>6}",
             "agent",
             "games",
             "mean score",
@@ -296,12 +310,13 @@ impl Standings {
             "time/move",
             "max time",
             "solved",
-            "nodes/move"
+            "nodes/move",
+            "depth"
         );
         for (name, t) in self.names.iter().zip(&self.agents) {
             let _ = writeln!(
                 out,
-                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>10.1}ms  {:>7}  {:>14.0}",
+                "{:<width$}  {:>6}  {:>10.3}  {:>9.2}  {:>10.1}ms  {:>10.1}ms  {:>7}  {:>14.0}  {:>6.1}",
                 name,
                 t.games,
                 t.mean_reward(),
@@ -309,7 +324,8 @@ impl Standings {
                 t.time_per_move().as_secs_f64() * 1000.0,
                 t.max_time.as_secs_f64() * 1000.0,
                 t.solved,
-                t.nodes_per_move()
+                t.nodes_per_move(),
+                t.depth_per_move()
             );
         }
         out

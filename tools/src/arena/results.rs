@@ -66,6 +66,10 @@ pub struct SeatRecord {
     pub solved_time_us: u64,
     /// Nodes searched.
     pub nodes: u64,
+    /// The nominal depths of the moves searched to the end of their budget, summed (0 in
+    /// files written before it was kept, and for engines that report none).
+    #[serde(default)]
+    pub depth: u64,
 }
 
 /// What identifies a tournament: game, options, agents and seed.
@@ -154,6 +158,7 @@ impl GameRecord {
                 solved: s.solved,
                 solved_time: Duration::from_micros(s.solved_time_us),
                 nodes: s.nodes,
+                depth: s.depth,
             })
             .collect()
     }
@@ -428,6 +433,7 @@ pub(crate) mod tests {
                     solved: 1,
                     solved_time_us: 30,
                     nodes: 10,
+                    depth: 12,
                 },
                 SeatRecord {
                     agent: "random".into(),
@@ -438,6 +444,7 @@ pub(crate) mod tests {
                     solved: 0,
                     solved_time_us: 0,
                     nodes: 0,
+                    depth: 0,
                 },
             ],
         }

@@ -365,6 +365,7 @@ fn play_fixture<G: ToolGame>(
                 solved: st.solved,
                 solved_time_us: st.solved_time.as_micros() as u64,
                 nodes: st.nodes,
+                depth: st.depth,
             })
             .collect(),
     })
