@@ -50,7 +50,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::BoardError;
-use crate::net::CheckersNet;
 use crate::rules::{CheckersState, EnglishCheckers};
 use crate::seed::{self, Path};
 use crate::Rules;
@@ -167,13 +166,14 @@ struct Session {
 }
 
 impl PlayServer {
-    /// A server whose engine is alpha-beta with the engines' evaluation ([`CheckersNet`]),
+    /// A server whose engine is the shipped one ([`crate::engine::engine`]: alpha-beta with
+    /// [`CheckersNet`](crate::net::CheckersNet) and ProbCut),
     /// thinking `time` a move when a request gives no `time_ms`.
     pub fn new(rules: Rules, time: Duration) -> Self {
         Self::with_engine(
             rules,
             time,
-            Box::new(|_| Ok(Box::new(AlphaBeta::new().with_evaluator(CheckersNet::default())))),
+            Box::new(|_| Ok(Box::new(crate::engine::engine()))),
         )
     }
 

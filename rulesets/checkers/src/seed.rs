@@ -37,11 +37,9 @@
 use std::time::Duration;
 
 use ply::eval::Evaluator;
-use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position};
 
 use crate::error::{BoardError, Error};
-use crate::net::CheckersNet;
 use crate::rules::{CheckersState, Color, EnglishCheckers, Piece, Rules};
 
 /// A move as the seed writes it: the visited `(row, col)` squares, start first.
@@ -270,8 +268,8 @@ fn pieces_of(game: &EnglishCheckers, state: &CheckersState) -> Vec<(usize, Piece
     (0..game.squares()).filter_map(|sq| state.piece(sq).map(|p| (sq, p))).collect()
 }
 
-/// The engine's move for `color` on `board` (Deepomatic rules), searched with the library's
-/// alpha-beta and the engines' evaluation ([`CheckersNet`]) for at most `time`.
+/// The engine's move for `color` on `board` (Deepomatic rules), searched with
+/// the shipped engine ([`crate::engine::engine`]) for at most `time`.
 ///
 /// On a board with pieces on both colours of square (see the module documentation) the
 /// engine searches each half that has a candidate move on its own, with half the time each,
@@ -323,7 +321,7 @@ pub fn play_budget<S: AsRef<str>>(
     let mut best: Option<(f64, Path)> = None;
     for light in halves {
         let state = if light { &split.light } else { &split.dark };
-        let mut engine = AlphaBeta::new().with_evaluator(CheckersNet::default());
+        let mut engine = crate::engine::engine();
         let report = engine
             .choose(&split.game, Position::new(state), &share)
             .map_err(|e| Error::Search(e.to_string()))?;
