@@ -55,7 +55,8 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     // where it was trained, so specs without `eval=` use it; elsewhere `net` is `learned`,
     // which beats the hand-set one under both rule sets on 8x8 (+40 and +69 Elo,
     // BENCHMARKS.md) and is the hand-set one on other sizes.
-    .engines("alphabeta:time=1s", "alphabeta:time=50ms")
+    // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms, BENCHMARKS.md).
+    .engines("alphabeta:time=1s,probcut=50", "alphabeta:time=50ms,probcut=50")
     .jsonl(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
