@@ -43,7 +43,6 @@
 use std::io::{self, BufRead, Read, Write};
 use std::time::Duration;
 
-use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position};
 use ply::{Game, MoveList};
 use serde::Deserialize;
