@@ -76,10 +76,10 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
     // The table outlives each search, so work done pondering on a reply that did not come
     // still orders the next search.
     let options = AlphaBetaOptions { keep_tt: true, ..AlphaBetaOptions::default() };
-    // The learned evaluation: +145 Elo over the hand-set one (BENCHMARKS.md).
+    // The network: it beats the learned evaluation by SPRT (BENCHMARKS.md).
     let agent = AlphaBeta::with_options(options)
         .with_tt_mb(tt_mb.clamp(1, 65_536))
-        .with_evaluator(ply_draughts::learned())
+        .with_evaluator(ply_draughts::net::DraughtsNet::default())
         .with_info(Box::new(move |info| {
             let game = InternationalDraughts::new();
             let line = info_fields(

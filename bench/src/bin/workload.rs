@@ -14,8 +14,8 @@
 //! `search GAME EVAL DEPTH` runs one alpha-beta search (default options, 16 MiB table) from
 //! the start position: `EVAL` is `game` (the game's own `Game::evaluate`) or `learned` (the
 //! ruleset's `LinearEval` of its features; Othello's reads its 108,227 weights first, which is
-//! part of the count), or for checkers `net` (the neural evaluation, `CheckersNet`). Games:
-//! `checkers` (8x8, standard rules), `draughts`, `othello`, `impasse`.
+//! part of the count), or for checkers and draughts `net` (the neural evaluations,
+//! `CheckersNet` and `DraughtsNet`). Games: `checkers` (8x8, standard rules), `draughts`, `othello`, `impasse`.
 //!
 //! Valgrind does not run AVX-512 code: build with `RUSTFLAGS="-C target-cpu=x86-64-v3"` (into
 //! another `CARGO_TARGET_DIR`) on a machine where `.cargo/config.toml`'s native target has it.
@@ -92,6 +92,11 @@ fn run(args: &[String]) -> Result<u64, String> {
         ("search", "draughts", "learned") => {
             search(&InternationalDraughts::default(), ply_draughts::learned(), depth)
         }
+        ("search", "draughts", "net") => search(
+            &InternationalDraughts::default(),
+            ply_draughts::net::DraughtsNet::default(),
+            depth,
+        ),
         ("search", "othello", "game") => search(&othello()?, GameEval, depth),
         ("search", "othello", "learned") => search(&othello()?, ply_reversi::learned(), depth),
         ("search", "impasse", "game") => search(&Impasse::new(), GameEval, depth),

@@ -169,11 +169,7 @@ impl PlayServer {
     /// [`CheckersNet`](crate::net::CheckersNet) and ProbCut),
     /// thinking `time` a move when a request gives no `time_ms`.
     pub fn new(rules: Rules, time: Duration) -> Self {
-        Self::with_engine(
-            rules,
-            time,
-            Box::new(|_| Ok(Box::new(crate::engine::engine()))),
-        )
+        Self::with_engine(rules, time, Box::new(|_| Ok(Box::new(crate::engine::engine()))))
     }
 
     /// A server whose engine `build` makes, once per game and board size.

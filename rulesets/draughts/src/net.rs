@@ -3,9 +3,14 @@
 //! Four sets of one input per square, seen from the player to move (the board turned for
 //! Black, so that the mover's men always go towards square 1): the mover's men, the mover's
 //! kings, the opponent's men and the opponent's kings; 200 inputs. Four phase buckets by
-//! the pieces left (31-40, 21-30, 11-20, 0-10).
+//! the pieces left (31-40, 21-30, 11-20, 0-10). [`DraughtsNet`] is the trained network over
+//! them.
 
-use ply::eval::net::NetInputs;
+use std::sync::OnceLock;
+
+use ply::eval::net::{NetEval, NetInputs};
+use ply::eval::Evaluator;
+use ply::Player;
 
 use crate::bitboard::square_of;
 use crate::rules::{DraughtsState, InternationalDraughts};
@@ -74,10 +79,67 @@ impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
     }
 }
 
+/// The network that `tune train` fitted on self-play positions (the command is in
+/// BENCHMARKS.md), embedded at build time.
+pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net.bin");
+
+/// The neural evaluation of international draughts: [`NET_WEIGHTS`] over
+/// [`DraughtsNetInputs`], spec `alphabeta:eval=net` in the tools. The network is read once
+/// per process and shared by every copy.
+///
+/// ```
+/// use ply::eval::Evaluator;
+/// use ply::{Game, Player};
+/// use ply_draughts::net::DraughtsNet;
+/// use ply_draughts::InternationalDraughts;
+///
+/// let game = InternationalDraughts::new();
+/// let eval = DraughtsNet::default();
+/// let start = game.initial_state();
+/// let white = eval.evaluate(&game, &start, Player::FIRST);
+/// assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -white);
+/// ```
+#[derive(Clone, Debug)]
+pub struct DraughtsNet {
+    eval: NetEval<DraughtsNetInputs>,
+}
+
+impl Default for DraughtsNet {
+    fn default() -> Self {
+        static NET: OnceLock<NetEval<DraughtsNetInputs>> = OnceLock::new();
+        let eval = NET.get_or_init(|| {
+            NetEval::embedded::<InternationalDraughts>(DraughtsNetInputs, NET_WEIGHTS, 100.0)
+        });
+        DraughtsNet { eval: eval.clone() }
+    }
+}
+
+impl Evaluator<InternationalDraughts> for DraughtsNet {
+    #[inline]
+    fn evaluate(&self, game: &InternationalDraughts, state: &DraughtsState, player: Player) -> i32 {
+        self.eval.evaluate(game, state, player)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ply::Notation;
+
+    #[test]
+    fn the_embedded_network_loads_and_is_antisymmetric() {
+        use ply::testing::visit_random_games;
+        let eval = DraughtsNet::default();
+        let game = InternationalDraughts::new();
+        let mut seen = 0;
+        visit_random_games(&game, 10, 200, 3, |state| {
+            let v = eval.evaluate(&game, state, Player::FIRST);
+            assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
+            assert!(v.abs() < 30_000);
+            seen += 1;
+        });
+        assert!(seen > 100);
+    }
 
     #[test]
     fn inputs_are_the_mirror_image_for_the_other_side() {
