@@ -51,10 +51,9 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
          positions as PDN FEN",
     )
     .seat_names(&["Black", "White"])
-    // The network beats the learned evaluation by +197 Elo under the standard rules on 8x8,
-    // where it was trained, so specs without `eval=` use it; elsewhere `net` is `learned`,
-    // which beats the hand-set one under both rule sets on 8x8 (+40 and +69 Elo,
-    // BENCHMARKS.md) and is the hand-set one on other sizes.
+    // The networks beat the learned evaluation under both rule sets on 8x8 (BENCHMARKS.md),
+    // so specs without `eval=` use them; on other sizes `net` is `learned`, which there is
+    // the hand-set one.
     // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms, BENCHMARKS.md).
     .engines("alphabeta:time=1s,probcut=50", "alphabeta:time=50ms,probcut=50")
     .jsonl(checkers_jsonl_codec())

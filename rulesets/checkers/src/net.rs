@@ -101,11 +101,15 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
 /// board (the command is in BENCHMARKS.md), embedded at build time.
 pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net-standard.bin");
 
-/// The neural evaluation of checkers: [`NET_WEIGHTS`] over [`CheckersNetInputs`] on the
-/// 8x8 board under the standard rules, where it was trained (and beat [`CheckersLearned`]
-/// by +197 Elo, BENCHMARKS.md); [`CheckersLearned`] under the other rules and sizes. The
-/// engines' evaluation, spec `alphabeta:eval=net` in the tools. The network is read once
-/// per process and shared by every copy.
+/// The network fitted the same way on Deepomatic-rules positions of the 8x8 board.
+pub const DEEPOMATIC_NET_WEIGHTS: &[u8] = include_bytes!("../weights/net-deepomatic.bin");
+
+/// The neural evaluation of checkers on the 8x8 board: [`NET_WEIGHTS`] over
+/// [`CheckersNetInputs`] under the standard rules and [`DEEPOMATIC_NET_WEIGHTS`] under the
+/// Deepomatic rules, each trained on its own rules' positions (each beat [`CheckersLearned`]
+/// by SPRT, BENCHMARKS.md); [`CheckersLearned`] on other sizes. The engines' evaluation,
+/// spec `alphabeta:eval=net` in the tools. The networks are read once per process and
+/// shared by every copy.
 ///
 /// ```
 /// use ply::eval::Evaluator;
@@ -122,27 +126,35 @@ pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net-standard.bin");
 /// ```
 #[derive(Clone, Debug)]
 pub struct CheckersNet {
-    eval: NetEval<CheckersNetInputs>,
+    standard: NetEval<CheckersNetInputs>,
+    deepomatic: NetEval<CheckersNetInputs>,
     elsewhere: CheckersLearned,
 }
 
 impl Default for CheckersNet {
     fn default() -> Self {
-        static NET: OnceLock<NetEval<CheckersNetInputs>> = OnceLock::new();
-        let eval = NET.get_or_init(|| {
-            NetEval::embedded::<EnglishCheckers>(CheckersNetInputs::default(), NET_WEIGHTS, 100.0)
+        static NETS: OnceLock<[NetEval<CheckersNetInputs>; 2]> = OnceLock::new();
+        let [standard, deepomatic] = NETS.get_or_init(|| {
+            let load = |weights| {
+                NetEval::embedded::<EnglishCheckers>(CheckersNetInputs::default(), weights, 100.0)
+            };
+            [load(NET_WEIGHTS), load(DEEPOMATIC_NET_WEIGHTS)]
         });
-        CheckersNet { eval: eval.clone(), elsewhere: CheckersLearned::default() }
+        CheckersNet {
+            standard: standard.clone(),
+            deepomatic: deepomatic.clone(),
+            elsewhere: CheckersLearned::default(),
+        }
     }
 }
 
 impl Evaluator<EnglishCheckers> for CheckersNet {
     #[inline]
     fn evaluate(&self, game: &EnglishCheckers, state: &CheckersState, player: Player) -> i32 {
-        if game.size() == 8 && game.rules() == Rules::Standard {
-            self.eval.evaluate(game, state, player)
-        } else {
-            self.elsewhere.evaluate(game, state, player)
+        match (game.size(), game.rules()) {
+            (8, Rules::Standard) => self.standard.evaluate(game, state, player),
+            (8, Rules::Deepomatic) => self.deepomatic.evaluate(game, state, player),
+            _ => self.elsewhere.evaluate(game, state, player),
         }
     }
 }
@@ -153,17 +165,19 @@ mod tests {
     use ply::testing::visit_random_games;
 
     #[test]
-    fn the_embedded_network_loads_and_is_antisymmetric() {
+    fn the_embedded_networks_load_and_are_antisymmetric() {
         let eval = CheckersNet::default();
-        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
-        let mut seen = 0;
-        visit_random_games(&game, 10, 200, 3, |state| {
-            let v = eval.evaluate(&game, state, Player::FIRST);
-            assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
-            assert!(v.abs() < 30_000);
-            seen += 1;
-        });
-        assert!(seen > 100);
+        for rules in [Rules::Standard, Rules::Deepomatic] {
+            let game = EnglishCheckers::new(8, rules).unwrap();
+            let mut seen = 0;
+            visit_random_games(&game, 10, 200, 3, |state| {
+                let v = eval.evaluate(&game, state, Player::FIRST);
+                assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
+                assert!(v.abs() < 30_000);
+                seen += 1;
+            });
+            assert!(seen > 100);
+        }
     }
 
     #[test]
