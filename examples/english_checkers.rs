@@ -103,9 +103,10 @@ fn main() -> ExitCode {
         Some(Command::Moves { rules }) => Some(jsonl::serve(rules, None)),
         Some(Command::Play { rules, time_ms, engine, seed }) => {
             match play_server(rules, Duration::from_millis(time_ms), engine, seed) {
-                Ok(server) => {
-                    Some(server.serve(std::io::stdin().lock(), &mut std::io::stdout().lock()))
-                }
+                Ok(server) => Some(server.serve(
+                    std::io::BufReader::new(std::io::stdin()),
+                    &mut std::io::stdout().lock(),
+                )),
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::FAILURE;

@@ -30,7 +30,8 @@
 //! referee does, under load; BENCHMARKS.md has the figures behind the defaults.
 //!
 //! Malformed or truncated input ends the program with a message on stderr and exit code 1;
-//! the end of input between turns ends it normally.
+//! the end of input between turns ends it normally. The end of the input means quit, as in
+//! the engines of the field: a search still running stops and answers at once.
 
 use std::cell::RefCell;
 use std::io::{self, Write};
@@ -199,10 +200,17 @@ fn spawn_reader(options: &Options, alarms: Sender<Alarm>) -> Result<Receiver<Inp
                     return;
                 }
             };
+            // The stop flag of the last turn handed on: its search may still run.
+            let mut searching: Option<Arc<AtomicBool>> = None;
             for number in 1.. {
                 let turn = match session.read_turn() {
                     Ok(Some(turn)) => turn,
                     other => {
+                        // The end of the input means quit: a search still running stops and
+                        // answers at once.
+                        if let Some(stop) = &searching {
+                            stop.store(true, Ordering::SeqCst);
+                        }
                         let _ = tx.send(other.map(|_| None).map_err(|e| e.to_string()));
                         return;
                     }
@@ -216,6 +224,7 @@ fn spawn_reader(options: &Options, alarms: Sender<Alarm>) -> Result<Receiver<Inp
                     best: Arc::new(AtomicUsize::new(0)),
                     stop: Arc::new(AtomicBool::new(false)),
                 };
+                searching = Some(alarm.stop.clone());
                 let job = Job { state: turn.state, alarm };
                 if alarms.send(job.alarm.clone()).is_err() || tx.send(Ok(Some(job))).is_err() {
                     return;

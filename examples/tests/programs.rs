@@ -356,3 +356,24 @@ fn the_json_play_mode_answers_with_the_games_engine_and_checks_the_moves_so_far(
     let bad = run("english_checkers", &["play", "--engine", "alphabeta:eval=nothing"], &input);
     assert!(bad.stdout.contains("unknown evaluation"), "{}", bad.stdout);
 }
+
+/// The end of the input means quit for the CodinGame Impasse bot: given a minute for its
+/// first answer, it answers and exits as soon as the input ends.
+#[test]
+fn the_codingame_bot_quits_at_the_end_of_its_input() {
+    use ply::Game;
+    let game = ply_impasse::Impasse::new();
+    let state = game.initial_state();
+    let mut moves = ply::MoveList::new();
+    game.generate_moves(&state, &mut moves);
+    let actions: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let board = ply_impasse::board_lines(&state).join("\n");
+    let input = format!("w\n{board}\nnull\n{}\n{}\n", actions.len(), actions.join("\n"));
+    let begun = Instant::now();
+    let minute = ["--first-ms", "60000", "--first-limit-ms", "60000", "--quiet"];
+    let out = run("impasse_codingame", &minute, &input);
+    assert!(begun.elapsed() < Duration::from_secs(20), "ran {:?}", begun.elapsed());
+    assert!(out.success, "{}", out.stderr);
+    let answer = out.stdout.lines().next().unwrap_or_default().to_string();
+    assert!(actions.contains(&answer), "{answer:?} is not one of the actions");
+}

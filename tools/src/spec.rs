@@ -45,7 +45,7 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
   jsonl:[time=T,]cmd=COMMAND                            external engine speaking english_checkers play's JSON lines
   searches take eval=NAME: an evaluation the game registers (default: the one its
-  programs play with, e.g. learned for checkers, draughts and Othello);
+  programs play with, e.g. net for checkers and draughts, learned for Othello);
   every agent also takes book=FILE (play from this opening book while the game is in it)
   and book=off (no book; searches use the game's own book, if it has one, by default);
   alphabeta takes egdb=on|off|DIR: the game's endgame tables

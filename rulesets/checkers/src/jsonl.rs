@@ -29,6 +29,14 @@
 //!   size); they must lead to `"board"` and `"color"`;
 //! - `"new_game": true`: a new game starts (a fresh engine and table).
 //!
+//! # The end of the input
+//!
+//! The end of the input means quit, as in the engines of the field: [`PlayServer::serve`]
+//! reads on a thread of its own, and when the input closes, the search in progress stops at
+//! once and answers with the best move it has found; requests still waiting are answered the
+//! same way (each search stopped before it starts, so the engine's first choice), and the
+//! server returns.
+//!
 //! ```
 //! use std::time::Duration;
 //! use ply_checkers::{jsonl::PlayServer, Rules};
@@ -41,6 +49,8 @@
 //! ```
 
 use std::io::{self, BufRead, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use ply::search::{Agent, Budget, Position};
@@ -152,6 +162,8 @@ pub struct PlayServer {
     time: Duration,
     build: EngineBuilder,
     session: Option<Session>,
+    /// Set when the input has closed: stops the search in progress and every later one.
+    closed: Arc<AtomicBool>,
 }
 
 /// The game a [`PlayServer`] is in.
@@ -174,7 +186,7 @@ impl PlayServer {
 
     /// A server whose engine `build` makes, once per game and board size.
     pub fn with_engine(rules: Rules, time: Duration, build: EngineBuilder) -> Self {
-        PlayServer { rules, time, build, session: None }
+        PlayServer { rules, time, build, session: None, closed: Arc::default() }
     }
 
     /// The answer to one request line: the engine's move as `[row, col]` pairs, or an error
@@ -196,7 +208,8 @@ impl PlayServer {
         let time = request.time_ms.map_or(self.time, Duration::from_millis);
         // The answer must arrive within `time_ms`: keep back a margin for reading the
         // request, setting up the search and writing the answer on a loaded machine.
-        let budget = Budget::time(time.saturating_sub(answer_margin(time)));
+        let budget =
+            Budget::time(time.saturating_sub(answer_margin(time))).with_stop(self.closed.clone());
         let (game, state) = match seed::parse_board(&request.board, color, self.rules) {
             Ok(parsed) => parsed,
             // The seed's boards with pieces on both colours of square: played as two boards
@@ -223,12 +236,46 @@ impl PlayServer {
         session.play(state, &budget)
     }
 
-    /// Answers every non-blank line of `input` on `out` until end of input.
+    /// Answers every non-blank line of `input` on `out` until the end of the input, which
+    /// stops the search in progress (see [the end of the input](self#the-end-of-the-input)).
+    /// The input is read on a thread of its own.
     ///
     /// # Errors
     /// If the input cannot be read; a closed output ends the loop quietly.
-    pub fn serve(mut self, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
-        serve_with(input, out, |line| self.answer(line))
+    pub fn serve(
+        mut self,
+        input: impl BufRead + Send + 'static,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let (tx, rx) = mpsc::channel();
+        let closed = self.closed.clone();
+        let reader = std::thread::spawn(move || {
+            let mut input = input;
+            let result = loop {
+                match next_request(&mut input) {
+                    Ok(Some(request)) => {
+                        if tx.send(request).is_err() {
+                            break Ok(());
+                        }
+                    }
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(e),
+                }
+            };
+            closed.store(true, Ordering::SeqCst);
+            result
+        });
+        for request in rx {
+            let reply = match request {
+                Ok(line) => self.answer(&line),
+                Err(bad) => error(bad),
+            };
+            if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+                // Nobody reads the answers: quit (the reader ends with the input).
+                return Ok(());
+            }
+        }
+        reader.join().unwrap_or_else(|_| Err(io::Error::other("the input reader panicked")))
     }
 }
 
@@ -348,7 +395,7 @@ pub const MAX_LINE: usize = 1 << 20;
 /// # Errors
 /// If stdin cannot be read; a closed stdout ends the loop quietly.
 pub fn serve(rules: Rules, time: Option<Duration>) -> io::Result<()> {
-    serve_lines(io::stdin().lock(), &mut io::stdout().lock(), rules, time)
+    serve_lines(io::BufReader::new(io::stdin()), &mut io::stdout().lock(), rules, time)
 }
 
 /// [`serve`] on any input and output.
@@ -356,7 +403,7 @@ pub fn serve(rules: Rules, time: Option<Duration>) -> io::Result<()> {
 /// # Errors
 /// If the input cannot be read; a closed output ends the loop quietly.
 pub fn serve_lines(
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     out: &mut impl Write,
     rules: Rules,
     time: Option<Duration>,
@@ -375,32 +422,42 @@ fn serve_with(
     out: &mut impl Write,
     mut respond: impl FnMut(&str) -> String,
 ) -> io::Result<()> {
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        let n = (&mut input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let reply = if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
-            // Skip the rest of the long line.
-            let mut rest = Vec::new();
-            while !rest.ends_with(b"\n") {
-                rest.clear();
-                if (&mut input).take(64 * 1024).read_until(b'\n', &mut rest)? == 0 {
-                    break;
-                }
-            }
-            error(format!("request longer than {MAX_LINE} bytes"))
-        } else {
-            match std::str::from_utf8(&bytes) {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => respond(line),
-                Err(_) => error("the line is not UTF-8 text"),
-            }
+    while let Some(request) = next_request(&mut input)? {
+        let reply = match request {
+            Ok(line) => respond(&line),
+            Err(bad) => error(bad),
         };
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
             return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The next non-blank line of `input` (`None` at its end), or why a line cannot be a request:
+/// it is not UTF-8 text, or it is longer than [`MAX_LINE`] (the rest of it is skipped).
+fn next_request(input: &mut impl BufRead) -> io::Result<Option<Result<String, String>>> {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let n = (&mut *input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
+            let mut rest = Vec::new();
+            while !rest.ends_with(b"\n") {
+                rest.clear();
+                if (&mut *input).take(64 * 1024).read_until(b'\n', &mut rest)? == 0 {
+                    break;
+                }
+            }
+            return Ok(Some(Err(format!("request longer than {MAX_LINE} bytes"))));
+        }
+        match String::from_utf8(std::mem::take(&mut bytes)) {
+            Ok(line) if line.trim().is_empty() => {}
+            Ok(line) => return Ok(Some(Ok(line))),
+            Err(_) => return Ok(Some(Err("the line is not UTF-8 text".to_string()))),
         }
     }
 }
@@ -419,7 +476,7 @@ mod tests {
         input.extend_from_slice(EXAMPLE_2.as_bytes());
         input.push(b'\n');
         let mut out = Vec::new();
-        serve_lines(&input[..], &mut out, Rules::Deepomatic, None).unwrap();
+        serve_lines(io::Cursor::new(input), &mut out, Rules::Deepomatic, None).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3, "{text}");
@@ -602,5 +659,59 @@ mod tests {
         assert_eq!(answer(over, Rules::Deepomatic, None), "[]");
         let reply = answer(over, Rules::Deepomatic, Some(Duration::from_millis(10)));
         assert!(reply.contains("error"), "{reply}");
+    }
+
+    /// An input the test feeds chunk by chunk; it ends when the sender is dropped.
+    struct Fed {
+        chunks: mpsc::Receiver<Vec<u8>>,
+        pending: Vec<u8>,
+    }
+
+    impl Read for Fed {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.pending.is_empty() {
+                match self.chunks.recv() {
+                    Ok(chunk) => self.pending = chunk,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.pending.len());
+            buf[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// The end of the input stops an hour-long search at once: the search answers with its
+    /// best move so far, a request still waiting is answered too, and the server returns.
+    #[test]
+    fn the_end_of_the_input_stops_the_search_and_the_server() {
+        let (tx, chunks) = mpsc::channel();
+        let input = io::BufReader::new(Fed { chunks, pending: Vec::new() });
+        let start = r#"["_b_b_b_b","b_b_b_b_","_b_b_b_b","________","________","w_w_w_w_","_w_w_w_w","w_w_w_w_"]"#;
+        let request =
+            format!("{{\"board\": {start}, \"color\": \"b\", \"time_ms\": {MAX_TIME_MS}}}\n");
+        tx.send(request.clone().into_bytes()).unwrap();
+        tx.send(request.replace("\"b\"", "\"w\"").into_bytes()).unwrap();
+        let (done, ended) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let result =
+                PlayServer::new(Rules::Standard, Duration::from_secs(3600)).serve(input, &mut out);
+            let _ = done.send((result.is_ok(), out));
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        drop(tx);
+        // Without the stop, the search would run for an hour.
+        let (ok, out) = ended.recv_timeout(Duration::from_secs(20)).expect("the server ended");
+        assert!(ok);
+        let text = String::from_utf8(out).unwrap();
+        let answers: Vec<&str> = text.lines().collect();
+        assert_eq!(answers.len(), 2, "{text}");
+        let position = format!("{{\"board\": {start}, \"color\": \"b\"}}");
+        let moves = answer(&position, Rules::Standard, None);
+        let legal: serde_json::Value = serde_json::from_str(&moves).unwrap();
+        let first: serde_json::Value = serde_json::from_str(answers[0]).unwrap();
+        assert!(legal.as_array().unwrap().contains(&first), "{} not in {moves}", answers[0]);
     }
 }

@@ -38,7 +38,11 @@
 //! is answered with a `status` line saying what was wrong.
 //!
 //! [`serve`] runs a whole session on an input and an output, reading on a thread of its own
-//! so the engine can think between commands.
+//! so the engine can think between commands. The end of the input means `quit`, as in the
+//! engines of the field: a `go` or `hint` search in progress stops at once and answers with
+//! the best move it has found, lines still waiting are answered (their searches stopped
+//! before they start), and the session ends. A `quit` line stops a running search the same
+//! way.
 //!
 //! # Pondering
 //!
@@ -80,6 +84,8 @@ pub struct NBoard<A> {
     expected: Option<(ReversiState, ReversiMove)>,
     /// The last ponder search that reached its depth.
     pondered: Option<Pondered>,
+    /// Set by [`serve`] when the input ends or `quit` comes: stops a `go` or `hint` search.
+    closed: Arc<AtomicBool>,
 }
 
 /// A search that reached its depth while pondering, kept for the `go` it answers.
@@ -135,6 +141,7 @@ impl<A: Agent<Reversi>> NBoard<A> {
             quit: false,
             expected: None,
             pondered: None,
+            closed: Arc::default(),
         }
     }
 
@@ -249,7 +256,7 @@ impl<A: Agent<Reversi>> NBoard<A> {
                 return Ok((p.report, start.elapsed().as_secs_f64()));
             }
         }
-        let budget = Budget::depth(self.depth);
+        let budget = Budget::depth(self.depth).with_stop(self.closed.clone());
         let position = Position::with_history(&self.state, &self.history);
         let report = self.agent.choose(&self.game, position, &budget).map_err(|e| e.to_string())?;
         Ok((report, start.elapsed().as_secs_f64()))
@@ -428,17 +435,20 @@ where
     let handover = Arc::new(Mutex::new(()));
     let (tx, rx) = mpsc::channel::<Result<String, &'static str>>();
     let (reader_stop, reader_handover) = (stop.clone(), handover.clone());
+    let closed = engine.closed.clone();
     std::thread::spawn(move || {
         let mut input = input;
         while let Ok(Some(line)) = next_line(&mut input) {
+            let quit = line.as_deref().is_ok_and(|l| l.split_whitespace().next() == Some("quit"));
             let _held = reader_handover.lock().unwrap_or_else(|e| e.into_inner());
-            if tx.send(line).is_err() {
+            if tx.send(line).is_err() || quit {
                 break;
             }
             reader_stop.store(true, Ordering::SeqCst);
         }
-        // The end of the input stops a ponder search too.
+        // The end of the input (or `quit`) stops every search: pondering, `go` and `hint`.
         let _held = reader_handover.lock().unwrap_or_else(|e| e.into_inner());
+        closed.store(true, Ordering::SeqCst);
         reader_stop.store(true, Ordering::SeqCst);
     });
     loop {
@@ -484,10 +494,27 @@ mod tests {
     use std::time::Duration;
 
     /// Plays the first legal move and expects the first legal reply. Every search is
-    /// counted; with `patient`, a search that can be stopped waits for its stop flag.
+    /// counted (true for a ponder search); with `patient`, a ponder search waits for its
+    /// stop flag.
     struct First {
         searches: Arc<Mutex<Vec<bool>>>,
         patient: bool,
+        /// The engine's end-of-input flag: a search stopped by it alone is no ponder search.
+        closed: Arc<AtomicBool>,
+    }
+
+    impl First {
+        fn new(searches: Arc<Mutex<Vec<bool>>>, patient: bool) -> First {
+            First { searches, patient, closed: Arc::default() }
+        }
+
+        /// The engine over this agent, sharing its end-of-input flag.
+        fn engine(self) -> NBoard<First> {
+            let closed = self.closed.clone();
+            let mut engine = NBoard::new(self, "ply");
+            engine.closed = closed;
+            engine
+        }
     }
 
     impl Agent<Reversi> for First {
@@ -500,8 +527,9 @@ mod tests {
             position: Position<'_, ReversiState>,
             budget: &Budget,
         ) -> Result<SearchReport<ReversiMove>, SearchError> {
-            self.searches.lock().unwrap().push(budget.stop.is_some());
-            if self.patient && budget.stop.is_some() {
+            let ponder = budget.stop.as_ref().is_some_and(|s| !Arc::ptr_eq(s, &self.closed));
+            self.searches.lock().unwrap().push(ponder);
+            if self.patient && ponder {
                 while !budget.stop_requested() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
@@ -547,11 +575,11 @@ mod tests {
     impl Session {
         fn start(patient: bool, pondering: Pondering) -> Session {
             let searches = Arc::new(Mutex::new(Vec::new()));
-            let agent = First { searches: searches.clone(), patient };
+            let agent = First::new(searches.clone(), patient);
             let (reader, writer) = io::pipe().unwrap();
             let output = Arc::new(Mutex::new(Vec::new()));
             let out = SharedOut(output.clone());
-            let engine = NBoard::new(agent, "ply");
+            let engine = agent.engine();
             let server = std::thread::spawn(move || {
                 serve(engine, io::BufReader::new(reader), out, pondering)
             });
@@ -704,6 +732,49 @@ mod tests {
         assert!(closed.elapsed() < Duration::from_secs(5), "{:?}", closed.elapsed());
     }
 
+    /// A `go` searching to depth 40 (hours) with 1 s to live: the end of the input or `quit`
+    /// stops it, it answers, and the session ends.
+    fn stop_a_long_go(by_quit: bool) {
+        let agent = ply::search::alphabeta::AlphaBeta::new().with_tt_mb(1);
+        let engine = NBoard::new(agent, "ply");
+        let (reader, mut writer) = io::pipe().unwrap();
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let out = SharedOut(output.clone());
+        let server = std::thread::spawn(move || {
+            serve(engine, io::BufReader::new(reader), out, Pondering::Off)
+        });
+        writeln!(writer, "nboard 2\nset depth 40\n{START}\ngo").unwrap();
+        writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let writer = if by_quit {
+            writeln!(writer, "quit").unwrap();
+            writer.flush().unwrap();
+            Some(writer)
+        } else {
+            drop(writer);
+            None
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(server.join().map(|r| r.is_ok()));
+        });
+        let ended = rx.recv_timeout(Duration::from_secs(20));
+        assert!(matches!(ended, Ok(Ok(true))), "quit {by_quit}: the session went on: {ended:?}");
+        drop(writer);
+        let text = String::from_utf8_lossy(&output.lock().unwrap()).into_owned();
+        assert!(text.lines().any(|l| l.starts_with("=== ")), "quit {by_quit}: {text}");
+    }
+
+    #[test]
+    fn the_end_of_the_input_stops_a_go_search() {
+        stop_a_long_go(false);
+    }
+
+    #[test]
+    fn quit_stops_a_go_search() {
+        stop_a_long_go(true);
+    }
+
     #[test]
     fn without_pondering_nothing_is_searched_between_commands() {
         let mut session = Session::start(true, Pondering::Off);
@@ -733,7 +804,7 @@ mod tests {
         input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
         input.extend_from_slice(b"\nping 2\n");
         let mut out = Vec::new();
-        let engine = NBoard::new(First { searches: Arc::default(), patient: false }, "ply");
+        let engine = First::new(Arc::default(), false).engine();
         serve(engine, io::Cursor::new(input), &mut out, Pondering::On).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
@@ -749,7 +820,7 @@ mod tests {
 
     #[test]
     fn nothing_to_ponder_before_a_go() {
-        let mut engine = NBoard::new(First { searches: Arc::default(), patient: false }, "ply");
+        let mut engine = First::new(Arc::default(), false).engine();
         let stop = Arc::new(AtomicBool::new(false));
         assert!(!engine.ponder(&stop));
         engine.handle("go");

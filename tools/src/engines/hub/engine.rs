@@ -26,8 +26,8 @@
 //!   The GUI then sends the real position and `go think`. An agent that keeps its table
 //!   between searches ([`AlphaBetaOptions::keep_tt`](ply::search::alphabeta::AlphaBetaOptions::keep_tt))
 //!   still profits from the positions the ponder search stored.
-//! - The end of the input ends a ponder search at once (no one is left to send `ponder-hit`);
-//!   a `go ponder` still waiting in the input then answers at once too.
+//! - The end of the input ends a ponder search at once (no one is left to send `ponder-hit`),
+//!   as it ends every search: see [`serve`].
 //!
 //! `ponder-hit` with no ponder search pending, and `stop` with no search pending, are ignored.
 //! [`HubEngine::handle`] alone (without [`serve`]) has nobody to wait for, so it runs `go
@@ -374,9 +374,11 @@ pub fn info_fields<G: Game>(
 
 /// Runs a Hub engine session: reads lines from `input` and answers on `output` until `quit` or the
 /// end of the input. A reader thread answers `ping`, passes `stop` to a running search and
-/// `ponder-hit` to a ponder search (see [pondering](self#pondering)). When the input ends,
-/// pending commands are still answered (searches keep their limits; an infinite search and
-/// a ponder search stop).
+/// `ponder-hit` to a ponder search (see [pondering](self#pondering)). The end of the input
+/// means `quit`, as in the engines of the field: the running search stops at once and
+/// answers with the best move it has found, commands still waiting are answered (their
+/// searches stopped before they start), and the session ends. `quit` itself stops the
+/// running search the same way.
 ///
 /// # Errors
 /// An I/O error writing the output.
@@ -398,7 +400,6 @@ where
     let reader_out = output.clone();
     let reader_session = session.clone();
     let reader_stop = stop.clone();
-    let infinite = engine.infinite.clone();
     std::thread::spawn(move || {
         let mut input = input;
         loop {
@@ -438,6 +439,11 @@ where
                     let mut out = reader_out.lock().unwrap_or_else(|e| e.into_inner());
                     let _ = writeln!(out, "pong").and_then(|_| out.flush());
                 }
+                "quit" => {
+                    // Answered in turn by the main loop; what it stops is stopped below.
+                    let _ = tx.send(line);
+                    break;
+                }
                 _ => {
                     if command == "go" {
                         let ticket = Ticket { ponder: is_ponder_go(&line), ..Ticket::default() };
@@ -449,21 +455,14 @@ where
                 }
             }
         }
-        // End of input: the GUI is gone. Searches with a limit finish; an infinite one stops,
-        // and so does every ponder search that has had no `ponder-hit`.
+        // End of input (or `quit`): the GUI is gone. Every search stops, the one running and
+        // the ones still waiting, as `stop` would stop them.
         let mut state = reader_session.lock();
         state.input_closed = true;
-        for (i, t) in state.tickets.iter_mut().enumerate() {
-            if t.ponder && t.hit.is_none() && !t.stopped {
-                t.stopped = true;
-                if i == 0 {
-                    reader_stop.store(true, Ordering::SeqCst);
-                }
-            }
+        for t in state.tickets.iter_mut() {
+            t.stopped = true;
         }
-        if infinite.load(Ordering::SeqCst) {
-            reader_stop.store(true, Ordering::SeqCst);
-        }
+        reader_stop.store(true, Ordering::SeqCst);
         reader_session.changed.notify_all();
     });
     let mut lines = Vec::new();
@@ -568,6 +567,27 @@ mod tests {
             false
         }
 
+        /// Waits up to `limit` for the session to end with the input still open (after
+        /// `quit`), or closed when `close` is true; the whole output, or `None` if the session
+        /// is still running.
+        fn end_within(self, close: bool, limit: Duration) -> Option<String> {
+            let Piped { writer, output, server } = self;
+            let writer = if close {
+                drop(writer);
+                None
+            } else {
+                Some(writer)
+            };
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(server.join().map(|r| r.is_ok()));
+            });
+            let ended = matches!(rx.recv_timeout(limit), Ok(Ok(true)));
+            drop(writer);
+            let text = String::from_utf8_lossy(&output.lock().unwrap()).into_owned();
+            ended.then_some(text)
+        }
+
         /// Closes the input and returns the whole output once the session has ended.
         fn finish(self) -> String {
             drop(self.writer);
@@ -648,6 +668,30 @@ mod tests {
         let text = hub.finish();
         assert!(closed.elapsed() < Duration::from_secs(10), "{:?}", closed.elapsed());
         assert_eq!(text.matches("done move=").count(), 2, "{text}");
+    }
+
+    /// The end of the input means `quit`: a search with an hour to go stops at once and
+    /// answers, a `go` still waiting answers at once too, and the session ends.
+    #[test]
+    fn the_end_of_the_input_stops_every_search() {
+        let mut hub = Piped::start(connect_four());
+        hub.send("level move-time=3600\ngo think\ngo think");
+        std::thread::sleep(Duration::from_millis(200));
+        let text = hub.end_within(true, Duration::from_secs(20));
+        let text = text.expect("the session ended with its input");
+        assert_eq!(text.matches("done move=").count(), 2, "{text}");
+    }
+
+    /// `quit` stops a running search and ends the session with the input still open.
+    #[test]
+    fn quit_stops_a_running_search() {
+        let mut hub = Piped::start(connect_four());
+        hub.send("level move-time=3600\ngo think");
+        std::thread::sleep(Duration::from_millis(200));
+        hub.send("quit");
+        let text = hub.end_within(false, Duration::from_secs(20));
+        let text = text.expect("the session ended after quit");
+        assert_eq!(text.matches("done move=").count(), 1, "{text}");
     }
 
     /// `ponder-hit` and `stop` with nothing to act on are ignored: they do not fail, and they
