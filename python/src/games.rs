@@ -418,7 +418,9 @@ fn erase<G: ToolGame>(entry: GameEntry<G>, options: &GameOptions) -> Result<Arc<
     } else {
         format!("{} {args}", info.name).into()
     };
-    Ok(Arc::new(Erased { game, kit: entry.kit, info, options: options.clone(), key }))
+    // The kit of these options: the book and tables of the rules asked, as on the command line.
+    let kit = entry.kit_for(&game, options);
+    Ok(Arc::new(Erased { game, kit, info, options: options.clone(), key }))
 }
 
 /// The names of the games [`load`] knows, in the registry's order.
@@ -623,6 +625,18 @@ mod tests {
         assert!(matches!(game.parse_state("X:W1"), Err(Error::Value(_))));
         assert!(matches!(game.evaluate(&s, 2), Err(Error::Value(_))));
         assert!(matches!(game.divide(&s, 0), Err(Error::Value(_))));
+    }
+
+    /// Searches use the opening book of the rules asked: the Deepomatic rules have one, the
+    /// standard rules none, so there the engine searches.
+    #[test]
+    fn searches_use_the_book_of_the_rules_asked() {
+        let spec = agent_spec("alphabeta", &[("depth".into(), "3".into())], None).unwrap();
+        for (rules, from_book) in [("deepomatic", true), ("standard", false)] {
+            let checkers = load("english-checkers", &opts(&[("rules", rules)])).unwrap();
+            let r = checkers.search(&checkers.initial_state(), &spec, 1).unwrap();
+            assert_eq!(r.nodes == 0, from_book, "{rules}: depth {}, nodes {}", r.depth, r.nodes);
+        }
     }
 
     #[test]
