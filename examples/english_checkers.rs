@@ -98,6 +98,7 @@ fn play_server(
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let served = match cli.command {
         Some(Command::Moves { rules }) => Some(jsonl::serve(rules, None)),

@@ -276,6 +276,7 @@ fn spawn_watchdog(
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     let options = match parse_args() {
         Ok(o) => o,
         Err(e) if e.is_empty() => {

@@ -75,8 +75,8 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
     let codec = ply_examples::draughts_hub_codec();
     // The table outlives each search, so work done pondering on a reply that did not come
     // still orders the next search.
-    let options = AlphaBetaOptions { keep_tt: true, ..AlphaBetaOptions::default() };
-    // The network: it beats the learned evaluation by SPRT (BENCHMARKS.md).
+    let options = AlphaBetaOptions { keep_tt: true, ..ply_draughts::engine::options() };
+    // The shipped engine: the network and ProbCut, each of which won its SPRT (BENCHMARKS.md).
     let agent = AlphaBeta::with_options(options)
         .with_tt_mb(tt_mb.clamp(1, 65_536))
         .with_evaluator(ply_draughts::net::DraughtsNet::default())
@@ -105,6 +105,7 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     if let Some(Command::Hub { tt_mb }) = cli.command {
         return hub_mode(tt_mb);

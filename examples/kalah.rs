@@ -79,6 +79,7 @@ struct SolveCli {
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     if std::env::args().nth(1).as_deref() == Some("solve") {
         let cli = SolveCli::parse_from(std::env::args().skip(1));
         return match solve(&cli) {

@@ -51,6 +51,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     if let Some(Command::Nboard { name, ponder }) = &cli.command {
         return nboard(name, *ponder);

@@ -282,6 +282,7 @@ fn parallel<T: Send>(
 }
 
 fn main() -> ExitCode {
+    ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let texts: Vec<String> = if cli.agents.is_empty() {
         DEFAULT_AGENTS.iter().map(|s| s.to_string()).collect()

@@ -377,3 +377,30 @@ fn the_codingame_bot_quits_at_the_end_of_its_input() {
     let answer = out.stdout.lines().next().unwrap_or_default().to_string();
     assert!(actions.contains(&answer), "{answer:?} is not one of the actions");
 }
+
+/// A program whose reader went away (`program | head`) ends quietly with success, as `cat`
+/// does, instead of panicking at its next line of output.
+#[test]
+fn programs_end_quietly_when_their_output_pipe_closes() {
+    let cases: &[(&str, &[&str])] = &[
+        ("book", &["--game", "english-checkers", "probe"]),
+        ("english_checkers", &["--human", "none", "--depth", "1"]),
+        ("reversi_marathon", &["--cases", "1", "--threads", "1", "--agent", "oracle:nodes=20"]),
+        ("perft", &["tictactoe", "3", "--divide"]),
+    ];
+    for (name, args) in cases {
+        // Standard output is a pipe whose reading end is already closed.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(program(name))
+            .args(*args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the program runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{name} {args:?}: {stderr}");
+        assert!(out.status.success(), "{name} {args:?}: {:?}\n{stderr}", out.status);
+    }
+}

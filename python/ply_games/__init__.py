@@ -32,6 +32,7 @@ except ImportError as e:  # the source tree's ply_games/, not the installed pack
     ) from e
 from ply_games._native import (
     AGENTS,
+    AGENTS_HELP,
     DEFAULT_SEARCH_TIME,
     TERMINAL,
     Game,
@@ -43,6 +44,7 @@ from ply_games import checkers
 
 __all__ = [
     "AGENTS",
+    "AGENTS_HELP",
     "DEFAULT_SEARCH_TIME",
     "TERMINAL",
     "Game",
@@ -87,9 +89,13 @@ def load(name, **options):
     Raises ``ValueError`` with the registry's message for an unknown game, an option the
     game does not take, or a value it refuses.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str (see ply_games.games()), not {type(name).__name__}")
     rules = options.pop("rules", None)
     size = options.pop("size", None)
     players = options.pop("players", None)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise TypeError(f"players must be an int, not {type(players).__name__}")
     if isinstance(size, (list, tuple)):
         size = "x".join(str(s) for s in size)
     variants = [(key, _option_text(value)) for key, value in options.items() if value is not None]
@@ -111,27 +117,47 @@ def search(game, state, algorithm="alphabeta", time=None, depth=None, **options)
     (``"alphabeta"``, ``"mcts:iters=2000,c=1.4"``, ``"greedy"``); keyword arguments add
     options (``depth=6``, ``nodes=100000``, ``iters=500``, ``eval="material"``, ``seed=3``,
     ``tt=64``, ``threads=2``, ``solver=True``, ``cmd="scan hub"`` for external engines...).
-    See ``ply_games.AGENTS`` for the list. ``time`` is in seconds; a search given no depth,
-    time, nodes or iterations gets ``DEFAULT_SEARCH_TIME`` (0.1 s). Without ``seed`` the
-    agents that use one are seeded from the clock.
+    ``ply_games.AGENTS`` lists the agents' names and ``ply_games.AGENTS_HELP`` their options.
+    ``time`` is in seconds; a search given no depth, time, nodes or iterations gets
+    ``DEFAULT_SEARCH_TIME`` (1 s). Without ``seed`` the agents that use one are seeded from
+    the clock.
 
     The GIL is released while the agent searches. Raises ``ValueError`` for a bad spec, an
     evaluation the game does not have, a finished game, or an algorithm that cannot play it
     (two-player alpha-beta on a three-player game); ``RuntimeError`` if an external engine
     fails.
     """
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a ply_games.Game, not {type(game).__name__}")
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a ply_games.State, not {type(state).__name__}")
+    if not isinstance(algorithm, str):
+        raise TypeError(f"algorithm must be a str, not {type(algorithm).__name__}")
+    if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))):
+        raise TypeError(f"time must be a number of seconds or None, not {type(time).__name__}")
     if depth is not None:
         options["depth"] = depth
     pairs = [(key, _option_text(value)) for key, value in options.items() if value is not None]
     return _native.search(game, state, str(algorithm), pairs, time)
 
 
+def _counting(game, state, depth):
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a ply_games.Game, not {type(game).__name__}")
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a ply_games.State, not {type(state).__name__}")
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+
+
 def perft(game, state, depth):
     """The number of leaves of the legal-move tree ``depth`` plies below ``state`` (bulk
     counting, as the perft tool). The GIL is released while it counts."""
+    _counting(game, state, depth)
     return _native.perft(game, state, depth)
 
 
 def divide(game, state, depth):
     """Perft split by first move: a list of ``(move, leaves)`` in generation order."""
+    _counting(game, state, depth)
     return _native.divide(game, state, depth)

@@ -3,7 +3,9 @@
 //! searches and perft release the GIL. The Python package (`ply_games/__init__.py`,
 //! `ply_games/checkers.py`) re-exports these with keyword-argument front ends.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -22,6 +24,39 @@ fn py_err(e: Error) -> PyErr {
 /// Runs `f` under [`guard`] and turns its error into a Python exception.
 fn run<T>(f: impl FnOnce() -> crate::Result<T>) -> PyResult<T> {
     guard(f).map_err(py_err)
+}
+
+/// Runs a search (`work`, given a stop flag) on a thread of its own with the GIL released,
+/// looking at Python's signals every 50 ms: on Ctrl-C it sets the flag, so the search ends at
+/// once, waits for it and raises `KeyboardInterrupt`.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Arc<AtomicBool>) -> crate::Result<T> + Send,
+) -> PyResult<T> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (result, interrupted) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let searching = scope.spawn(|| guard(|| work(&stop)));
+            let mut interrupted = None;
+            while !searching.is_finished() {
+                std::thread::sleep(Duration::from_millis(50));
+                if interrupted.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        stop.store(true, Ordering::SeqCst);
+                        interrupted = Some(e);
+                    }
+                }
+            }
+            let result = searching.join().unwrap_or_else(|_| {
+                Err(Error::Runtime("the search thread panicked".to_string()))
+            });
+            (result, interrupted)
+        })
+    });
+    match interrupted {
+        Some(e) => Err(e),
+        None => result.map_err(py_err),
+    }
 }
 
 /// Every legal move of `color` on `board`, each a list of visited (row, col) squares.
@@ -80,7 +115,7 @@ fn play(
     time: Option<f64>,
     depth: Option<i64>,
 ) -> PyResult<Vec<(usize, usize)>> {
-    py.detach(|| run(|| checkers::play(&board, &color, &rules, time, depth)))
+    interruptible(py, |stop| checkers::play_until(&board, &color, &rules, time, depth, stop))
 }
 
 /// A game loaded by `ply_games.load(name, **options)`.
@@ -480,11 +515,9 @@ fn search(
 ) -> PyResult<PySearchResult> {
     let game = game.get().inner.clone();
     let state = state.get().state.clone();
-    let result = py.detach(|| {
-        run(|| {
-            let spec = games::agent_spec(&algorithm, &options, time)?;
-            game.search(&state, &spec, games::clock_seed())
-        })
+    let result = interruptible(py, |stop| {
+        let spec = games::agent_spec(&algorithm, &options, time)?;
+        game.search_until(&state, &spec, games::clock_seed(), stop)
     })?;
     Ok(result.into())
 }
@@ -526,11 +559,15 @@ fn divide(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The checkers networks load once, in tens to hundreds of milliseconds: on a thread of
+    // their own at import, so that the first `play` spends its time searching.
+    std::thread::spawn(ply_checkers::engine::warm);
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TERMINAL", games::TERMINAL)?;
     m.add("DEFAULT_SEARCH_TIME", games::DEFAULT_SEARCH_TIME.as_secs_f64())?;
-    m.add("CHECKERS_DEFAULT_TIME", checkers::DEFAULT_TIME.as_secs_f64())?;
-    m.add("AGENTS", ply_tools::spec::ACCEPTED)?;
+    let agents: Vec<&str> = ply_tools::spec::Algorithm::ALL.iter().map(|a| a.name()).collect();
+    m.add("AGENTS", agents)?;
+    m.add("AGENTS_HELP", ply_tools::spec::ACCEPTED)?;
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<PySearchResult>()?;

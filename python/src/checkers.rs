@@ -24,6 +24,8 @@
 //! # Ok::<(), ply_games::Error>(())
 //! ```
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ply::search::Budget;
@@ -32,9 +34,9 @@ use ply_checkers::Rules;
 
 use crate::{Error, Result};
 
-/// The engine's time per move when `play` is given neither a time nor a depth: the JSON
-/// mode's default (`--time-ms 1000`).
-pub const DEFAULT_TIME: Duration = Duration::from_millis(1000);
+/// The engine's time per move when `play` is given neither a time nor a depth: the package's
+/// one default, [`crate::games::DEFAULT_SEARCH_TIME`].
+pub const DEFAULT_TIME: Duration = crate::games::DEFAULT_SEARCH_TIME;
 
 /// Reads a rule-set name, `deepomatic` or `standard` (any case).
 ///
@@ -123,19 +125,35 @@ pub fn play<S: AsRef<str>>(
     time: Option<f64>,
     depth: Option<i64>,
 ) -> Result<Path> {
+    play_until(board, color, rules, time, depth, &Arc::default())
+}
+
+/// [`play`] that ends early, with the best move so far, once `stop` is set (Python's
+/// Ctrl-C sets it).
+///
+/// # Errors
+/// As [`play`].
+pub fn play_until<S: AsRef<str>>(
+    board: &[S],
+    color: &str,
+    rules: &str,
+    time: Option<f64>,
+    depth: Option<i64>,
+    stop: &Arc<AtomicBool>,
+) -> Result<Path> {
     let rules = parse_rules(rules)?;
     let time = time.map(parse_seconds).transpose()?;
     let depth = depth.map(parse_depth).transpose()?;
     let color = parse_color(color)?;
-    let result = match depth {
-        None => seed::play_with(rules, board, color, time.unwrap_or(DEFAULT_TIME)),
-        Some(depth) => {
-            let mut budget = Budget::depth(depth);
-            budget.time = time;
-            seed::play_budget(rules, board, color, &budget)
-        }
+    let mut budget = match depth {
+        None => Budget::time(time.unwrap_or(DEFAULT_TIME)),
+        Some(depth) => Budget::depth(depth),
     };
-    result.map_err(Error::value)
+    if depth.is_some() {
+        budget.time = time;
+    }
+    let budget = budget.with_stop(stop.clone());
+    seed::play_budget(rules, board, color, &budget).map_err(Error::value)
 }
 
 #[cfg(test)]

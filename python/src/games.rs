@@ -30,6 +30,7 @@
 //! ```
 
 use std::any::Any;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -47,8 +48,10 @@ use crate::{Error, Result};
 /// `PlayerId.TERMINAL`).
 pub const TERMINAL: i64 = -4;
 
-/// The time per move of a search that sets no limit (no depth, time, nodes or iterations).
-pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_millis(100);
+/// The package's one default search time: the time per move of a search that sets no limit
+/// (no depth, time, nodes or iterations), and of the checkers `play` given neither a time nor
+/// a depth (the JSON mode's `--time-ms 1000`).
+pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_millis(1000);
 
 /// A position of some game: a `G::State` behind `dyn Any`, and the key of the game that
 /// made it. Cheap to clone (the state is shared, and never changed).
@@ -188,7 +191,21 @@ pub trait DynGame: Send + Sync {
     /// A state of another game; an evaluation or engine the game does not have; a terminal
     /// state or an algorithm that cannot play this game ([`Error::Value`]); an external
     /// engine that fails ([`Error::Runtime`]).
-    fn search(&self, state: &State, spec: &AgentSpec, seed: u64) -> Result<SearchResult>;
+    fn search(&self, state: &State, spec: &AgentSpec, seed: u64) -> Result<SearchResult> {
+        self.search_until(state, spec, seed, &Arc::default())
+    }
+    /// [`DynGame::search`] that ends early, with the best move so far, once `stop` is set
+    /// (Python's Ctrl-C sets it).
+    ///
+    /// # Errors
+    /// As [`DynGame::search`].
+    fn search_until(
+        &self,
+        state: &State,
+        spec: &AgentSpec,
+        seed: u64,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<SearchResult>;
     /// The number of leaves `depth` plies below `state` ([`ply::perft`], bulk counting).
     ///
     /// # Errors
@@ -357,11 +374,18 @@ impl<G: ToolGame> DynGame for Erased<G> {
         Ok(self.state(a)? == self.state(b)?)
     }
 
-    fn search(&self, state: &State, spec: &AgentSpec, seed: u64) -> Result<SearchResult> {
+    fn search_until(
+        &self,
+        state: &State,
+        spec: &AgentSpec,
+        seed: u64,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<SearchResult> {
         let s = self.state(state)?;
         let mut agent = self.kit.build(spec, seed).map_err(Error::value)?;
+        let budget = spec.budget().with_stop(stop.clone());
         let report =
-            agent.choose(&self.game, Position::new(s), &spec.budget()).map_err(|e| match e {
+            agent.choose(&self.game, Position::new(s), &budget).map_err(|e| match e {
                 SearchError::Engine { .. } => Error::Runtime(e.to_string()),
                 _ => Error::value(e),
             })?;
@@ -465,7 +489,7 @@ pub fn load(name: &str, options: &GameOptions) -> Result<Arc<dyn DynGame>> {
 /// let spec = ply_games::games::agent_spec("mcts:c=2", &[], Some(0.25))?;
 /// assert_eq!(spec.to_string(), "mcts:time=250ms,c=2");
 /// assert_eq!(ply_games::games::agent_spec("alphabeta", &[], None)?.to_string(),
-///            "alphabeta:time=100ms");
+///            "alphabeta:time=1s");
 /// # Ok::<(), ply_games::Error>(())
 /// ```
 ///

@@ -307,6 +307,33 @@ def test_wrong_types_raise_type_error():
         ai.play(START, "b", depth=2.5)
 
 
+def test_type_errors_name_the_argument_and_python_types():
+    cases = [
+        (lambda: ai.allowed_moves(7, "b"), "board must be a list of strings"),
+        (lambda: ai.allowed_moves([1, 2, 3, 4], "b"), "board row 0 must be a string"),
+        (lambda: ai.allowed_moves(START, None), "color must be a str, not NoneType"),
+        (lambda: ai.play(START, "b", time="fast"), "time must be a number or None, not str"),
+        (lambda: ai.play(START, "b", depth=2.5), "depth must be an int or None, not float"),
+        (lambda: ai.apply_move(START, "b", "2,1"), "move must be a list of (row, col) pairs"),
+        (lambda: ai.apply_move(START, "b", [(2, "1")]), "move square 0 must be a (row, col)"),
+        (lambda: ai.allowed_moves(START, "b", rules=1), "rules must be a str, not int"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as e:
+            call()
+        text = str(e.value)
+        assert text.startswith(message), text
+        assert "r#" not in text and "Vec" not in text and "extract" not in text, text
+
+
+def test_a_board_may_be_a_list_of_lists():
+    rows = [list(row) for row in START]
+    assert ai.allowed_moves(rows, "b") == ai.allowed_moves(START, "b")
+    assert ai.apply_move(rows, "b", ai.allowed_moves(START, "b")[0]) == ai.apply_move(
+        START, "b", ai.allowed_moves(START, "b")[0]
+    )
+
+
 def _json_mode_binary():
     """The flagship's JSON-lines binary, if built (cargo test/build of the examples)."""
     if os.environ.get("PLY_ENGLISH_CHECKERS"):

@@ -126,12 +126,14 @@ def test_every_agent_kind_and_evaluation_names():
     ]:
         result = ply_games.search(game, state, algorithm, **kwargs)
         assert result.move in legal, (algorithm, kwargs)
-    assert ply_games.search(game, state).agent == "alphabeta:time=100ms"
-    assert ply_games.DEFAULT_SEARCH_TIME == 0.1
+    assert ply_games.search(game, state).agent == "alphabeta:time=1s"
+    assert ply_games.DEFAULT_SEARCH_TIME == 1.0 == ply_games.checkers.DEFAULT_TIME
     # Same seed, same random move.
     a = ply_games.search(game, state, "random", seed=9).move
     assert all(ply_games.search(game, state, "random", seed=9).move == a for _ in range(5))
-    assert "alphabeta" in ply_games.AGENTS and "mcts" in ply_games.AGENTS
+    assert isinstance(ply_games.AGENTS, list)
+    assert ply_games.AGENTS[:2] == ["alphabeta", "mcts"] and "jsonl" in ply_games.AGENTS
+    assert "alphabeta" in ply_games.AGENTS_HELP and "probcut" in ply_games.AGENTS_HELP
 
 
 def test_search_values():
@@ -298,3 +300,68 @@ def test_search_and_perft_release_the_gil():
     assert result[0].move in game.legal_moves(state)
     assert spins > 10_000
 
+
+def test_wrong_types_name_the_argument_in_python_terms():
+    game = ply_games.load("tictactoe")
+    state = game.new_initial_state()
+    cases = [
+        (lambda: ply_games.load(3), "name must be a str"),
+        (lambda: ply_games.load("reversi", players="two"), "players must be an int, not str"),
+        (lambda: ply_games.search("tictactoe", state), "game must be a ply_games.Game, not str"),
+        (lambda: ply_games.search(game, "x........"), "state must be a ply_games.State, not str"),
+        (lambda: ply_games.search(game, state, 5), "algorithm must be a str, not int"),
+        (lambda: ply_games.search(game, state, time="1s"), "time must be a number of seconds"),
+        (lambda: ply_games.perft(game, state, 2.0), "depth must be an int, not float"),
+        (lambda: game.apply(state, 1.5), "a move is a str (notation) or an int"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value).startswith(message), str(e.value)
+
+
+def test_type_stubs_cover_the_public_api():
+    import ast
+    import pathlib
+
+    package = pathlib.Path(ply_games.__file__).parent
+    assert (package / "py.typed").exists()
+    stub = ast.parse((package / "__init__.pyi").read_text())
+    declared = {
+        node.name for node in stub.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+    }
+    declared |= {
+        node.target.id
+        for node in stub.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    declared |= {alias.asname or alias.name for node in stub.body
+                 if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert set(ply_games.__all__) <= declared, set(ply_games.__all__) - declared
+    checkers = ast.parse((package / "checkers.pyi").read_text())
+    names = {n.name for n in checkers.body if isinstance(n, ast.FunctionDef)}
+    assert set(ply_games.checkers.__all__) - {"DEFAULT_TIME"} <= names
+
+
+def test_ctrl_c_ends_a_search_at_once():
+    import _thread
+    import time
+
+    game = ply_games.load("connect-four")
+    state = game.new_initial_state()
+    for search in [
+        lambda: ply_games.search(game, state, time=60),
+        lambda: ply_games.checkers.play(
+            ["_b_b_b_b", "b_b_b_b_", "_b_b_b_b", "________", "________",
+             "w_w_w_w_", "_w_w_w_w", "w_w_w_w_"],
+            "b",
+            time=60,
+        ),
+    ]:
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        started = time.monotonic()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            search()
+        timer.join()
+        assert time.monotonic() - started < 10

@@ -52,6 +52,35 @@ fn parse<C: Parser + Args>(after_help: String) -> C {
     C::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
+/// Makes a closed standard output (`program | head`) end the program quietly with exit code
+/// 0, as it ends `cat` or `grep`, instead of a panic (exit 101) from the first `println!`
+/// after the reader went away. Every program of ply calls it first; the tools' own `main`s do.
+///
+/// Rust ignores `SIGPIPE`, so writing to a closed pipe is an error that `println!` turns
+/// into a panic; this panic hook ends the process on that panic alone and leaves every other
+/// panic to the hook before it.
+pub fn end_quietly_on_closed_stdout() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_closed_stdout(message) {
+            std::process::exit(0);
+        }
+        previous(info);
+    }));
+}
+
+/// Whether a panic message is `println!`'s on a closed pipe.
+fn is_closed_stdout(message: &str) -> bool {
+    message.starts_with("failed printing to stdout")
+        && (message.contains("Broken pipe") || message.contains("os error 32"))
+}
+
 fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
@@ -60,6 +89,7 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 /// The `perft` program: `perft GAME DEPTH [--position P] [--divide] [--mode bulk|make]
 /// [game options]` for any game of `registry`.
 pub fn perft_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
     let cli: PerftCli = parse(registry.help());
     let result = registry
         .get(&cli.game)
@@ -74,6 +104,7 @@ pub fn perft_main(registry: &Registry) -> ExitCode {
 /// The `play` program: `play --game GAME [play options] [game options]` for any game of
 /// `registry`, in the terminal or engine against engine.
 pub fn play_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
     let cli: PlayCli = parse(format!("Agents:\n{ACCEPTED}\n\n{}", registry.help()));
     match registry.get(&cli.game) {
         Ok(game) => game.play(&cli.options, &cli.play),
@@ -93,6 +124,7 @@ struct GameCli {
 /// The terminal program of one game: its play options and game options, then
 /// [`crate::play::run_program`] with the entry's defaults and agent kit.
 pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
+    end_quietly_on_closed_stdout();
     let info = entry.info();
     let matches = GameCli::command()
         .bin_name(info.name.clone())

@@ -99,6 +99,7 @@ struct EgdbCli {
 /// The `egdb` program: `egdb --game GAME [game options] build|info|probe|verify ...` for any
 /// game of `registry` that registers an endgame index.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::cli::end_quietly_on_closed_stdout();
     use clap::{CommandFactory, FromArgMatches};
     let matches = EgdbCli::command().after_help(registry.help()).get_matches();
     let cli = EgdbCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());

@@ -840,6 +840,28 @@ mod tests {
         text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
+    /// Random and mutated specs: an error or a spec, never a panic; every spec read writes
+    /// back to text that reads as the same spec.
+    #[test]
+    fn random_and_mutated_specs_parse_or_fail_cleanly() {
+        let specs: Vec<AgentSpec> = [
+            "alphabeta:depth=8",
+            "alphabeta:time=100ms,probcut=50,lmr=true,tt=64,threads=2,eval=net,seed=3",
+            "mcts:iters=20000,c=1.4,solver=true,reuse=true",
+            "paranoid:depth=3,time=2s",
+            "greedy:eval=material",
+            "random:seed=9,book=off",
+            "hub:time=1s,cmd=scan hub",
+            "jsonl:time=100ms,cmd=python3 cake_play.py",
+        ]
+        .iter()
+        .map(|t| spec(t))
+        .collect();
+        let parse = |t: &str| t.parse::<AgentSpec>();
+        ply::testing::check_parser(&specs, |s| s.to_string(), parse, 3_000, 22)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
     #[test]
     fn parses_the_documented_examples() {
         let s = spec("alphabeta:depth=8");

@@ -194,7 +194,20 @@ fn fitted_weights_are_written_and_read_back() {
     let mut bad = fit_args.clone();
     bad.search_weight = 2.0;
     assert!(fit::run(&game, StateCodec::packed(), &Squares, &bad).is_err());
-    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out));
+    // A fit that diverges writes nothing.
+    let diverging = FitArgs { learning_rate: 1e300, out: temp("diverged.txt"), ..fit_args.clone() };
+    let e = fit::run(&game, StateCodec::packed(), &Squares, &diverging).unwrap_err();
+    assert!(e.contains("nothing written"), "{e}");
+    assert!(!diverging.out.exists());
+    // A start weight far beyond the logistic model's range is refused.
+    let mut huge = weights.clone();
+    huge.entries[0].1 = 1e12;
+    let start = temp("huge-start.txt");
+    std::fs::write(&start, huge.to_text()).unwrap();
+    let from_huge = FitArgs { start: Some(start.clone()), ..fit_args.clone() };
+    let e = fit::run(&game, StateCodec::packed(), &Squares, &from_huge).unwrap_err();
+    assert!(e.contains("start weight must lie within"), "{e}");
+    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out), std::fs::remove_file(&start));
 }
 
 /// A mark of the player to move or of the other on each square: 18 inputs, one bucket.

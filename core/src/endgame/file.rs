@@ -2,7 +2,7 @@
 //! bytes compressed with deflate.
 //!
 //! ```text
-//! PLYEGDB 1
+//! PLYEGDB 2
 //! set: english-checkers-8x8-standard
 //! slice: b0k1-w0k1
 //! indices: 1984
@@ -13,9 +13,14 @@
 //! longest-win: 0
 //! longest-loss: 0
 //! compressed: 19
+//! checksum: 8c9d3f0a51e2b7c4
 //!
 //! <19 bytes of deflate data>
 //! ```
+//!
+//! The checksum (64-bit FNV-1a over the header's lines above it and the verdict bytes) is
+//! checked whenever the values are read: a damaged file is an error, never a table with
+//! changed verdicts. Files of format 1 had none and are refused (rebuild them).
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -23,7 +28,18 @@ use std::path::{Path, PathBuf};
 
 use super::build::SliceStats;
 
-const MAGIC: &str = "PLYEGDB 1";
+const MAGIC: &str = "PLYEGDB 2";
+
+/// The first line of the format before checksums.
+const MAGIC_1: &str = "PLYEGDB 1";
+
+/// 64-bit FNV-1a of `parts` one after another.
+fn checksum(parts: &[&[u8]]) -> u64 {
+    parts
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
 
 /// One slice's table as stored: which set and slice it is, its counts and its verdict bytes
 /// ([`super::Verdict::to_byte`], 255 for an unused index).
@@ -81,7 +97,7 @@ pub fn write_table(path: &Path, table: &TableFile) -> Result<u64, TableFileError
     let s = &table.stats;
     let header = format!(
         "{MAGIC}\nset: {}\nslice: {}\nindices: {}\nwins: {}\ndraws: {}\nlosses: {}\nholes: {}\n\
-         longest-win: {}\nlongest-loss: {}\ncompressed: {}\n\n",
+         longest-win: {}\nlongest-loss: {}\ncompressed: {}\n",
         table.set,
         table.slice,
         table.indices,
@@ -93,6 +109,8 @@ pub fn write_table(path: &Path, table: &TableFile) -> Result<u64, TableFileError
         s.longest_loss,
         data.len()
     );
+    let sum = checksum(&[header.as_bytes(), &table.values]);
+    let header = format!("{header}checksum: {sum:016x}\n\n");
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(io)?;
     }
@@ -138,8 +156,14 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
     let header =
         std::str::from_utf8(&bytes[..end]).map_err(|_| corrupt("header is not text".into()))?;
     let mut lines = header.lines();
-    if lines.next() != Some(MAGIC) {
-        return Err(corrupt(format!("not an endgame table (no `{MAGIC}` line)")));
+    match lines.next() {
+        Some(MAGIC) => {}
+        Some(MAGIC_1) => {
+            return Err(corrupt(
+                "a table of format 1, which has no checksum: rebuild it with `egdb build`".into(),
+            ))
+        }
+        _ => return Err(corrupt(format!("not an endgame table (no `{MAGIC}` line)"))),
     }
     let mut field = std::collections::HashMap::new();
     for line in lines {
@@ -191,6 +215,14 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
                 table.indices
             )));
         }
+        let stored = text("checksum")?;
+        let summed = header.find("\nchecksum: ").map_or(0, |i| i + 1);
+        let sum = checksum(&[&bytes[..summed], &table.values]);
+        if u64::from_str_radix(&stored, 16).ok() != Some(sum) {
+            return Err(corrupt(format!(
+                "checksum {stored} does not match the contents ({sum:016x}): the file is damaged"
+            )));
+        }
     }
     Ok(table)
 }
@@ -235,6 +267,19 @@ mod tests {
         fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         let e = read_table(&path).unwrap_err().to_string();
         assert!(e.contains("cut short"), "{e}");
+        // Any single changed byte, in the header or the data, is an error: never a table
+        // with other verdicts.
+        for at in (0..bytes.len()).step_by(7) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x10;
+            fs::write(&path, &damaged).unwrap();
+            assert!(read_table(&path).is_err(), "a changed byte {at} went unseen");
+        }
+        // A table of the format without checksums is refused with what to do.
+        let old = String::from_utf8_lossy(&bytes).replacen(MAGIC, MAGIC_1, 1);
+        fs::write(&path, old.as_bytes()).unwrap();
+        let e = read_table(&path).unwrap_err().to_string();
+        assert!(e.contains("rebuild"), "{e}");
         // Not a table.
         fs::write(&path, "hello\n\nworld").unwrap();
         let e = read_table(&path).unwrap_err().to_string();

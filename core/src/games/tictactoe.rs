@@ -217,6 +217,14 @@ pub enum ParseTicTacToeError {
     /// Not a 9-character board of `x`, `o` and `.`.
     #[error("invalid board {0:?}: expected 9 characters of x, o and . (top row first)")]
     Board(String),
+    /// A board no game reaches.
+    #[error("board {board:?} cannot arise in a game: {why}")]
+    Unreachable {
+        /// The board as given.
+        board: String,
+        /// What rules it out.
+        why: &'static str,
+    },
 }
 
 /// Square `sq` as `a1`..`c3`.
@@ -274,10 +282,17 @@ impl Notation for TicTacToe {
             }
         }
         let (x, o) = (s.marks[0].count_ones(), s.marks[1].count_ones());
+        let unreachable = |why| ParseTicTacToeError::Unreachable { board: t.to_string(), why };
         if x != o && x != o + 1 {
-            return Err(err());
+            return Err(unreachable("X moves first, so X has as many marks as O or one more"));
         }
-        Ok(s)
+        let line = |p: usize| LINES.iter().any(|&l| s.marks[p] & l == l);
+        match (line(0), line(1)) {
+            (true, true) => Err(unreachable("both sides have three in a row")),
+            (true, false) if x == o => Err(unreachable("X has three in a row but O moved after")),
+            (false, true) if x > o => Err(unreachable("O has three in a row but X moved after")),
+            _ => Ok(s),
+        }
     }
 
     fn render(&self, state: &TicTacToeState, _last: Option<u8>, _color: bool) -> String {
@@ -334,7 +349,27 @@ mod tests {
         assert_eq!(g.parse_move(&s, "b2"), Ok(4));
         assert_eq!(g.format_move(&s, 4), "b2");
         assert!(matches!(g.parse_move(&s, "d9"), Err(ParseTicTacToeError::Square(_))));
-        assert!(matches!(g.parse_state("xxxxx...."), Err(ParseTicTacToeError::Board(_))));
+        assert!(matches!(g.parse_state("xxxxx...."), Err(ParseTicTacToeError::Unreachable { .. })));
+        assert!(matches!(g.parse_state("xxxxx"), Err(ParseTicTacToeError::Board(_))));
+    }
+
+    #[test]
+    fn boards_no_game_reaches_are_refused() {
+        let g = TicTacToe;
+        for (board, why) in [
+            ("xxxooo...", "both sides"),
+            ("xxxoo.o..", "O moved after"),
+            ("oooxx.xx.", "X moved after"),
+            ("oo.......", "X moves first"),
+        ] {
+            let e = g.parse_state(board).unwrap_err().to_string();
+            assert!(e.contains(why), "{board}: {e}");
+        }
+        // Every position of a game reads back.
+        for board in ["xxxoo....", "x.ooo.xx.", "........."] {
+            let s = g.parse_state(board).unwrap();
+            assert_eq!(g.parse_state(&g.format_state(&s)), Ok(s), "{board}");
+        }
     }
 
     /// Along seeded random games, every move key is below the key space, and almost every

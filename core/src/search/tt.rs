@@ -193,6 +193,15 @@ pub struct TranspositionTable<S> {
     _score: PhantomData<fn(S) -> S>,
 }
 
+/// The bytes of memory the system reports available for new allocations, where it says
+/// (`MemAvailable` of `/proc/meminfo` on Linux).
+fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 impl<S> TranspositionTable<S> {
     /// The same table, entries and all, for scores of type `T`. Entries stored as another
     /// type read back as nonsense: retype only a table whose entries are of an earlier search
@@ -218,13 +227,27 @@ impl<S> TranspositionTable<S> {
         t
     }
 
-    /// Reallocates the table for `mib` mebibytes, dropping every entry.
+    /// Reallocates the table for `mib` mebibytes, dropping every entry. A size the machine
+    /// cannot hold does not abort the program: the table takes at most half the memory the
+    /// system reports available (Linux's `MemAvailable`), and halves again while the
+    /// allocator refuses it; [`TranspositionTable::bytes`] tells what it got.
     pub fn resize(&mut self, mib: usize) {
+        self.resize_within(mib, available_memory());
+    }
+
+    /// [`TranspositionTable::resize`] with `limit` bytes of memory available.
+    fn resize_within(&mut self, mib: usize, limit: Option<usize>) {
         let bytes = mib.saturating_mul(1 << 20);
+        let bytes = limit.map_or(bytes, |free| bytes.min(free / 2));
         let per = std::mem::size_of::<Bucket>().max(1);
         let n = (bytes / per).max(1);
-        let n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
-        self.buckets = std::iter::repeat_with(Bucket::default).take(n).collect();
+        let mut n = if n.is_power_of_two() { n } else { n.next_power_of_two() / 2 };
+        let mut buckets: Vec<Bucket> = Vec::new();
+        while buckets.try_reserve_exact(n).is_err() && n > 1 {
+            n /= 2;
+        }
+        buckets.extend(std::iter::repeat_with(Bucket::default).take(n));
+        self.buckets = buckets;
         self.generation = 1;
     }
 
@@ -384,6 +407,21 @@ pub fn score_from_tt<S: Score>(score: S, ply: usize) -> S {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table larger than the memory available (or than the address space) is cut to fit,
+    /// instead of aborting the program.
+    #[test]
+    fn a_table_larger_than_memory_is_cut_to_fit() {
+        let mut t = TranspositionTable::<i32>::new(1);
+        t.resize_within(usize::MAX, Some(4 << 20));
+        assert!(t.bytes() <= 2 << 20 && t.capacity() >= 2, "{} bytes", t.bytes());
+        t.resize_within(64, Some(1 << 40));
+        let fits = t.bytes();
+        t.resize_within(64, None);
+        assert_eq!(fits, t.bytes());
+        assert!(fits > 32 << 20 && fits <= 64 << 20, "{fits}");
+        assert!(available_memory().map_or(true, |b| b > 0));
+    }
 
     /// A one-bucket table, so every key collides.
     fn tiny() -> TranspositionTable<i32> {

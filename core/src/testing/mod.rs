@@ -9,9 +9,11 @@
 
 pub mod agreement;
 mod conformance;
+mod fuzz;
 mod packing;
 
 pub use conformance::*;
+pub use fuzz::{any_text, check_parser, check_text_formats, mutations, Mutation};
 pub use packing::check_packing;
 
 use rand::{Rng, SeedableRng};

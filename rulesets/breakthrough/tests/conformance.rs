@@ -36,3 +36,11 @@ fn alpha_beta_enhancements_agree_with_minimax() {
     check_agreement(&game, &positions, 3).unwrap();
     assert_eq!(game.num_players(), 2);
 }
+
+/// Positions and moves, random and mutated: an error or a value, never a panic; what parses
+/// writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    let game = Breakthrough::standard();
+    ply::testing::check_text_formats(&game, 300, 80, 15).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -20,6 +20,17 @@ pub fn options() -> AlphaBetaOptions {
     AlphaBetaOptions { probcut: PROBCUT_MARGIN, ..AlphaBetaOptions::default() }
 }
 
+/// Loads the engine's networks now. They load once per process, on first use, which takes
+/// tens to hundreds of milliseconds: a program that answers under a time limit calls this at
+/// start-up, so that its first answer's time goes to the search.
+///
+/// ```
+/// ply_checkers::engine::warm();
+/// ```
+pub fn warm() {
+    let _ = CheckersNet::default();
+}
+
 /// The shipped engine.
 ///
 /// ```

@@ -51,7 +51,7 @@
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ply::search::{Agent, Budget, Position};
 use ply::{Game, MoveList};
@@ -208,8 +208,11 @@ impl PlayServer {
         let time = request.time_ms.map_or(self.time, Duration::from_millis);
         // The answer must arrive within `time_ms`: keep back a margin for reading the
         // request, setting up the search and writing the answer on a loaded machine.
-        let budget =
-            Budget::time(time.saturating_sub(answer_margin(time))).with_stop(self.closed.clone());
+        // The time runs from here: building an engine for a new game is part of it.
+        let answer_by = Instant::now() + time.saturating_sub(answer_margin(time));
+        let budget = Budget::time(time.saturating_sub(answer_margin(time)))
+            .with_deadline(answer_by)
+            .with_stop(self.closed.clone());
         let (game, state) = match seed::parse_board(&request.board, color, self.rules) {
             Ok(parsed) => parsed,
             // The seed's boards with pieces on both colours of square: played as two boards
@@ -236,6 +239,19 @@ impl PlayServer {
         session.play(state, &budget)
     }
 
+    /// Builds the engine of an 8x8 game now, so that its first answer does not spend its
+    /// time loading networks, books or tables; a request for another size builds its own.
+    fn warm(&mut self) {
+        if self.session.is_some() {
+            return;
+        }
+        if let Ok(game) = EnglishCheckers::new(8, self.rules) {
+            if let Ok(engine) = (self.build)(&game) {
+                self.session = Some(Session { game, engine, after: None, history: Vec::new() });
+            }
+        }
+    }
+
     /// Answers every non-blank line of `input` on `out` until the end of the input, which
     /// stops the search in progress (see [the end of the input](self#the-end-of-the-input)).
     /// The input is read on a thread of its own.
@@ -247,6 +263,7 @@ impl PlayServer {
         input: impl BufRead + Send + 'static,
         out: &mut impl Write,
     ) -> io::Result<()> {
+        self.warm();
         let (tx, rx) = mpsc::channel();
         let closed = self.closed.clone();
         let reader = std::thread::spawn(move || {
@@ -504,6 +521,35 @@ mod tests {
         assert_eq!(standard, "[[[2,1],[0,3]]]");
     }
 
+    /// Random and mutated request lines (of the `moves` mode): always one JSON answer, an
+    /// array of moves or an error object, never a panic.
+    #[test]
+    fn random_and_mutated_requests_get_a_json_answer() {
+        let requests = [
+            r#"{"board": ["_b__", "____", "__w_", "____"], "color": "w"}"#,
+            r#"{"board": ["________", "__b_b___", "_w______", "______b_", "_______b", "________", "________", "________"], "color": "w"}"#,
+        ];
+        let answer_of = |line: &str| -> Result<serde_json::Value, String> {
+            let reply = answer(line, Rules::Deepomatic, None);
+            let value: serde_json::Value =
+                serde_json::from_str(&reply).map_err(|e| e.to_string())?;
+            if value.is_array() || value.get("error").is_some() {
+                Ok(value)
+            } else {
+                Err(format!("{line:?} answered {reply}"))
+            }
+        };
+        for r in requests {
+            assert!(answer_of(r).unwrap().is_array(), "{r}");
+        }
+        // The answers are not requests: only the absence of panics and of other answers is
+        // checked, through a parser that always reads its own output back.
+        let values: Vec<String> = requests.iter().map(|r| r.to_string()).collect();
+        let parse = |line: &str| answer_of(line).map(|_| line.to_string());
+        ply::testing::check_parser(&values, |v: &String| v.clone(), parse, 2_000, 26)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
     #[test]
     fn play_answers_a_legal_move() {
         let line = r#"{"board": ["_b__", "____", "__w_", "____"], "color": "w", "time_ms": 50}"#;
@@ -580,6 +626,46 @@ mod tests {
     }
 
     use std::sync::{Arc, Mutex};
+
+    /// An engine that plays the first legal move and records the deadline it is given.
+    struct Deadlines(Shared<Vec<Option<Instant>>>);
+
+    impl Agent<EnglishCheckers> for Deadlines {
+        fn name(&self) -> String {
+            "deadlines".into()
+        }
+
+        fn choose(
+            &mut self,
+            game: &EnglishCheckers,
+            position: Position<'_, CheckersState>,
+            budget: &Budget,
+        ) -> Result<ply::search::SearchReport<crate::Move>, ply::search::SearchError> {
+            self.0.lock().unwrap().push(budget.deadline);
+            let mut moves = MoveList::new();
+            game.generate_moves(position.state, &mut moves);
+            Ok(ply::search::SearchReport::instant(moves[0], Duration::ZERO))
+        }
+    }
+
+    /// Building an engine (loading its networks) counts against the request's `time_ms`:
+    /// the search's deadline runs from the request, not from the end of the set-up.
+    #[test]
+    fn setting_up_an_engine_counts_against_the_answer_time() {
+        let deadlines = Arc::new(Mutex::new(Vec::new()));
+        let d = deadlines.clone();
+        let build: EngineBuilder = Box::new(move |_| {
+            std::thread::sleep(Duration::from_millis(150));
+            Ok(Box::new(Deadlines(d.clone())))
+        });
+        let mut server = PlayServer::with_engine(Rules::Standard, Duration::from_secs(1), build);
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let asked = Instant::now();
+        let reply = server.answer(&request(&game, &game.initial_state(), r#", "time_ms": 100"#));
+        assert!(reply.starts_with("[["), "{reply}");
+        let deadline = deadlines.lock().unwrap()[0].expect("a deadline");
+        assert!(deadline <= asked + Duration::from_millis(100));
+    }
 
     #[test]
     fn the_engine_and_the_game_carry_across_requests() {

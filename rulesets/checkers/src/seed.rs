@@ -306,6 +306,9 @@ pub fn play_budget<S: AsRef<str>>(
     budget: &Budget,
 ) -> Result<Path, Error> {
     use ply::Game;
+    // The time runs from the call: setting up (the first call loads the networks) is part
+    // of it, not added to it.
+    let called = std::time::Instant::now();
     let split = read(board, color, rules)?;
     let legal = split.moves();
     if legal.is_empty() {
@@ -318,6 +321,10 @@ pub fn play_budget<S: AsRef<str>>(
         [false, true].into_iter().filter(|&light| legal.iter().any(|m| m.light == light)).collect();
     let mut share = budget.clone();
     share.time = budget.time.map(|t| t / halves.len() as u32);
+    if let Some(t) = budget.time {
+        let end = called + t;
+        share.deadline = Some(budget.deadline.map_or(end, |d| d.min(end)));
+    }
     let mut best: Option<(f64, Path)> = None;
     for light in halves {
         let state = if light { &split.light } else { &split.dark };

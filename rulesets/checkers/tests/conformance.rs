@@ -51,3 +51,15 @@ fn search_enhancements_agree_with_minimax() {
     let positions = random_positions(&small, 6, 12, 5);
     check_agreement(&small, &positions, 4).unwrap();
 }
+
+/// Positions (PDN FEN) and moves, random and mutated: an error or a value, never a panic;
+/// what parses writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    for rules in [Rules::Deepomatic, Rules::Standard] {
+        for size in [8, 10] {
+            let game = EnglishCheckers::new(size, rules).unwrap();
+            ply::testing::check_text_formats(&game, 300, 80, 11).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

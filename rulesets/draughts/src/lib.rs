@@ -43,6 +43,7 @@
 mod bitboard;
 pub mod book;
 pub mod endgame;
+pub mod engine;
 mod error;
 pub mod eval;
 pub mod features;

@@ -52,3 +52,11 @@ fn alpha_beta_enhancements_agree_with_minimax() {
     positions.extend(king_starts().into_iter().filter(|s| game.outcome(s).is_none()));
     check_agreement(&game, &positions, 3).unwrap();
 }
+
+/// Positions (PDN FEN) and moves, random and mutated: an error or a value, never a panic;
+/// what parses writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    let game = InternationalDraughts::new();
+    ply::testing::check_text_formats(&game, 300, 120, 12).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -20,7 +20,7 @@
 //! ```
 
 use std::fmt;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::time::Instant;
 
 use ply::{Game, MoveList, Player};
@@ -46,6 +46,9 @@ pub struct Turn {
     /// about then (it sends a turn at once), not from when the bot starts thinking.
     pub received: Instant,
 }
+
+/// The longest line the bot reads, in bytes (the referee's longest is a few dozen).
+pub const MAX_LINE: usize = 4096;
 
 /// A bot's side of the conversation: reads the colour, then one [`Turn`] at a time.
 #[derive(Debug)]
@@ -84,14 +87,23 @@ impl<R: BufRead> Session<R> {
     }
 
     /// Reads the next line without its line ending; `None` at the end of the input.
+    /// A line longer than [`MAX_LINE`] bytes is an error, read no further: an endless line
+    /// cannot grow the bot's memory.
     fn next_line(&mut self, what: &str) -> Result<Option<String>, Error> {
         self.line.clear();
         self.line_number += 1;
-        let n = self.input.read_line(&mut self.line).map_err(|e| {
+        let limit = MAX_LINE as u64 + 1;
+        let n = (&mut self.input).take(limit).read_line(&mut self.line).map_err(|e| {
             Error::Protocol(format!("line {}: reading {what}: {e}", self.line_number))
         })?;
         if n == 0 {
             return Ok(None);
+        }
+        if n as u64 == limit && !self.line.ends_with('\n') {
+            return Err(Error::Protocol(format!(
+                "line {}: {what} is longer than {MAX_LINE} bytes",
+                self.line_number
+            )));
         }
         Ok(Some(self.line.trim().to_string()))
     }
@@ -263,6 +275,18 @@ mod tests {
         let mut out = crate::notation::board_lines(state).join("\n");
         out.push_str(&format!("\n{last}\n{}\n{}\n", texts.len(), texts.join("\n")));
         out
+    }
+
+    #[test]
+    fn an_endless_line_is_an_error_not_a_growing_buffer() {
+        // An input that never ends its line: the bot reads MAX_LINE + 1 bytes of it, no more.
+        let endless = std::io::BufReader::new(std::io::repeat(b'x'));
+        let e = Session::new(endless).unwrap_err().to_string();
+        assert!(e.contains("longer than 4096 bytes"), "{e}");
+        let input = format!("w\n{}\n", "y".repeat(MAX_LINE + 10));
+        let mut s = Session::new(input.as_bytes()).unwrap();
+        let e = s.read_turn().unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("longer than"), "{e}");
     }
 
     /// A scripted game as Black: the referee's turns are generated from a real game, the bot

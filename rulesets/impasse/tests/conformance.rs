@@ -27,3 +27,11 @@ fn alpha_beta_enhancements_agree_with_minimax() {
     let positions = random_positions(&game, 12, 150, 11);
     check_agreement(&game, &positions, 3).unwrap();
 }
+
+/// Positions and moves, random and mutated: an error or a value, never a panic; what parses
+/// writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    ply::testing::check_text_formats(&Impasse::new(), 300, 80, 13)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

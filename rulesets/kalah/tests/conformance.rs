@@ -51,3 +51,13 @@ fn multiplayer_models_agree_with_their_references() {
     let positions = random_positions(&game, 6, 12, 3);
     check_multiplayer_agreement(&game, &positions, 4).unwrap();
 }
+
+/// Positions and moves, random and mutated: an error or a value, never a panic; what parses
+/// writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    for capture in Capture::ALL {
+        let game = Kalah::new(6, 4, capture).unwrap();
+        ply::testing::check_text_formats(&game, 200, 60, 14).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -80,3 +80,13 @@ fn multiplayer_search_agrees_with_brute_force_on_four_players() {
     let positions = random_positions(&game, 4, 12, 13);
     check_multiplayer_agreement(&game, &positions, 2).unwrap();
 }
+
+/// Positions and moves, random and mutated: an error or a value, never a panic; what parses
+/// writes back to itself.
+#[test]
+fn text_formats_hold_under_random_and_mutated_input() {
+    for (size, players) in [(8, 2), (10, 4)] {
+        let game = Reversi::new(size, players).unwrap();
+        ply::testing::check_text_formats(&game, 200, 60, 16).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -157,3 +157,23 @@ fn other_games_use_ply_text() {
     assert_eq!(game.read_record(&text).unwrap(), (start, moves));
     assert_eq!(game.read_record("").unwrap_err().to_string(), "the file is empty");
 }
+
+/// Random and mutated GGF: an error or a game, never a panic; every game read writes back
+/// to a record that reads as the same game.
+#[test]
+fn random_and_mutated_ggf_reads_or_fails_cleanly() {
+    let game = Reversi::new(8, 2).unwrap();
+    let games: Vec<(ReversiState, Vec<ReversiMove>)> = [1, 3, 7]
+        .iter()
+        .map(|&step| {
+            let (start, mut moves, _) = whole_game(&game, step);
+            moves.truncate(step * 5);
+            (start, moves)
+        })
+        .collect();
+    let write = |(start, moves): &(ReversiState, Vec<ReversiMove>)| {
+        ply_reversi::ggf::write(&game, start, moves).expect("GGF describes 8x8 Othello")
+    };
+    let read = |text: &str| ply_reversi::ggf::read(&game, text);
+    ply::testing::check_parser(&games, write, read, 2_000, 25).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -171,7 +171,7 @@ fn panel(t: &Tournament) -> Panel {
     if adjudicated > 0 {
         sub.push(format!("{adjudicated} adjudicated draws at the ply cap"));
     }
-    let missing = t.missing().len();
+    let (missing, _) = t.missing(0);
     if missing > 0 {
         sub.push(format!("{missing} scheduled games missing"));
     }

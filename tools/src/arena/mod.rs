@@ -16,7 +16,6 @@ pub mod chart;
 pub mod results;
 pub mod tournament;
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,9 +26,7 @@ use ply::arena::{Sprt, SprtDecision, Standings};
 use crate::registry::{GameOptions, Registry};
 use crate::shard::parse_shard;
 use crate::spec::{AgentSpec, ACCEPTED};
-use results::{
-    done_indices, drop_incomplete_line, group, read_records, GameRecord, ResultsWriter, Tournament,
-};
+use results::{drop_incomplete_line, group, read_records, GameRecord, ResultsWriter, Tournament};
 use tournament::{Openings, Run, TournamentConfig};
 
 /// Tournaments between agents on ply's games.
@@ -229,9 +226,10 @@ fn play(
     let mut report = Vec::new();
     for cfg in configs {
         let key = cfg.key();
-        let done: BTreeSet<usize> = done_indices(existing, &key);
+        let resumed: Vec<GameRecord> =
+            existing.iter().filter(|r| r.tournament() == key).cloned().collect();
         let mut standings = Standings::new(key.2.clone());
-        for r in existing.iter().filter(|r| r.tournament() == key) {
+        for r in &resumed {
             standings.add_paired(
                 &r.seats,
                 &r.result.to_outcome(),
@@ -239,7 +237,8 @@ fn play(
                 r.opening as u64,
             );
         }
-        let run = Run { config: cfg, done: &done, standings: &mut standings, sink: &mut *sink };
+        let run =
+            Run { config: cfg, resumed: &resumed, standings: &mut standings, sink: &mut *sink };
         let entry = registry.get(&cfg.game).map_err(|e| e.to_string())?;
         let result = entry.tournament(options, run).map_err(|e| e.to_string())?;
         match result {
@@ -387,17 +386,17 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
         return Err("no game records in the given files".into());
     }
     for t in &tournaments {
-        let missing = t.missing();
-        if !missing.is_empty() {
-            let shown: Vec<String> = missing.iter().take(8).map(|i| i.to_string()).collect();
+        let (missing, first) = t.missing(8);
+        if missing > 0 {
+            let shown: Vec<String> = first.iter().map(|i| i.to_string()).collect();
             eprintln!(
                 "warning: {}: {} of {} scheduled games are missing (indices {}{}): a shard is \
                  missing or unfinished",
                 t.game,
-                missing.len(),
-                t.records.len() + missing.len(),
+                missing,
+                t.records.len() + missing,
                 shown.join(", "),
-                if missing.len() > shown.len() { ", ..." } else { "" }
+                if missing > shown.len() { ", ..." } else { "" }
             );
         }
     }
@@ -417,6 +416,7 @@ fn command(registry: &Registry) -> clap::Command {
 /// tournaments or merges result files, prints the tables; errors go to stderr with a non-zero
 /// exit code.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::cli::end_quietly_on_closed_stdout();
     let matches = command(registry).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
@@ -663,8 +663,58 @@ mod tests {
             assert!(e.contains("holds another run"), "{e}");
         }
         let t = &group(read_records(&out).unwrap().0)[0];
-        assert_eq!(t.missing(), vec![records.iter().map(|r| r.index).max().unwrap()]);
+        assert_eq!(t.missing(8), (1, vec![records.iter().map(|r| r.index).max().unwrap()]));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn resume_refuses_another_schedule_length_openings_or_ply_cap() {
+        let played = play_line(MATCH, &[]);
+        let resumed = &played[..3];
+        for other in [
+            MATCH.replace("--games 8", "--games 30"),
+            format!("{MATCH} --openings-plies 3"),
+            format!("{MATCH} --max-plies 5"),
+        ] {
+            let a = args(&other);
+            let configs = plan(&registry(), &a).unwrap();
+            let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+            let Err(e) = play(&registry(), &configs, &a.options, resumed, &mut sink) else {
+                panic!("{other}: resumed under other terms");
+            };
+            assert!(e.contains("the results file's run"), "{other}: {e}");
+        }
+        // The same terms resume.
+        let rest = play_line(MATCH, resumed);
+        assert_eq!(rest.len(), played.len() - resumed.len());
+    }
+
+    #[test]
+    fn a_last_line_without_its_newline_is_not_glued_to_the_next_record() {
+        let dir = std::env::temp_dir().join(format!("ply-arena-newline-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("run.jsonl");
+        let records = play_line(MATCH, &[]);
+        let text: Vec<String> =
+            records[..2].iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+        std::fs::write(&out, text.join("\n")).unwrap();
+        let mut w = ResultsWriter::append(&out).unwrap();
+        w.write(&records[2]).unwrap();
+        let (read, truncated) = read_records(&out).unwrap();
+        assert!(!truncated);
+        assert_eq!(read, records[..3].to_vec());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_games_are_counted_without_listing_a_forged_schedule() {
+        let mut records = play_line(MATCH, &[]);
+        records[0].scheduled = 400_000_000;
+        let t = &group(records.clone())[0];
+        let (count, first) = t.missing(8);
+        assert_eq!(count, 400_000_000 - records.len());
+        assert_eq!(first.len(), 8);
+        assert!(first.iter().all(|i| !records.iter().any(|r| r.index == *i)));
     }
 
     #[test]

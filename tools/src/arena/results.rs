@@ -92,6 +92,11 @@ pub struct GameRecord {
     /// before it was recorded.
     #[serde(default)]
     pub scheduled: usize,
+    /// How the schedule drew its openings and where it cut games
+    /// ([`TournamentConfig::terms`](super::tournament::TournamentConfig::terms)); absent in
+    /// files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<String>,
     /// Which opening it started from (games sharing it differ only in seats).
     pub opening: usize,
     /// `seats[s]` is the agent that played seat `s`.
@@ -255,11 +260,21 @@ impl ResultsWriter {
     /// # Errors
     /// If it cannot be opened.
     pub fn append(path: &Path) -> Result<ResultsWriter, ResultsError> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|source| ResultsError::Io { path: path.to_path_buf(), source })?;
+        let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
+        let mut file =
+            OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err)?;
+        // A last line without its newline (a file edited by hand, or cut by a copy) must not
+        // have the next record glued to it.
+        let len = file.metadata().map_err(io_err)?.len();
+        if len > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::Start(len - 1))
+                .and_then(|_| file.read_exact(&mut last))
+                .map_err(io_err)?;
+            if last[0] != b'\n' {
+                file.write_all(b"\n").map_err(io_err)?;
+            }
+        }
         Ok(ResultsWriter { path: path.to_path_buf(), file })
     }
 
@@ -303,12 +318,15 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    /// The schedule indices with no record, when the records say how long the schedule is
-    /// (a missing or unfinished shard, or an interrupted run).
-    pub fn missing(&self) -> Vec<usize> {
+    /// How many schedule indices have no record, and the first `show` of them, when the
+    /// records say how long the schedule is (a missing or unfinished shard, or an interrupted
+    /// run). The work is bounded by the records, not by the length they claim.
+    pub fn missing(&self, show: usize) -> (usize, Vec<usize>) {
         let scheduled = self.records.iter().map(|r| r.scheduled).max().unwrap_or(0);
-        let have: BTreeSet<usize> = self.records.iter().map(|r| r.index).collect();
-        (0..scheduled).filter(|i| !have.contains(i)).collect()
+        let have: BTreeSet<usize> =
+            self.records.iter().map(|r| r.index).filter(|&i| i < scheduled).collect();
+        let first = (0..scheduled).filter(|i| !have.contains(i)).take(show).collect();
+        (scheduled - have.len(), first)
     }
 
     /// The key its records share.
@@ -369,17 +387,33 @@ pub fn group(records: impl IntoIterator<Item = GameRecord>) -> Vec<Tournament> {
         .collect()
 }
 
-/// The schedule indices already in `records` for one tournament.
-pub fn done_indices<'a>(
-    records: impl IntoIterator<Item = &'a GameRecord>,
-    key: &TournamentKey,
-) -> BTreeSet<usize> {
-    records.into_iter().filter(|r| &r.tournament() == key).map(|r| r.index).collect()
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// Random and mutated results lines: an error or a whole record, never a panic; every
+    /// record read writes back to a line that reads as the same record.
+    #[test]
+    fn random_and_mutated_results_lines_parse_or_fail_cleanly() {
+        let records = vec![
+            record(0, [0, 1], GameResult::Draw),
+            GameRecord {
+                terms: Some("openings of 4 random plies".into()),
+                ..record(3, [1, 0], GameResult::Winner(1))
+            },
+            GameRecord {
+                forfeit: Some("seat 1 (x) forfeits: \"bad\"".into()),
+                ..record(5, [0, 1], GameResult::Winner(0))
+            },
+        ];
+        let write = |r: &GameRecord| serde_json::to_string(r).expect("records serialise");
+        let read = |line: &str| -> Result<GameRecord, String> {
+            let r: GameRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            r.check().map(|()| r)
+        };
+        ply::testing::check_parser(&records, write, read, 2_000, 23)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
 
     #[test]
     fn inconsistent_and_non_utf8_lines_name_file_and_line() {
@@ -415,6 +449,7 @@ pub(crate) mod tests {
             agents: vec!["greedy".into(), "random".into()],
             index,
             scheduled: 0,
+            terms: None,
             opening: index / 2,
             seats: seats.to_vec(),
             opening_moves: vec!["b2".into()],

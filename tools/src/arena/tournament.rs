@@ -58,6 +58,25 @@ pub struct TournamentConfig {
 }
 
 impl TournamentConfig {
+    /// How the schedule's games are drawn and cut, as the records keep it: a resumed run must
+    /// continue with the same terms, or its games would not pair with the ones played.
+    pub fn terms(&self) -> String {
+        let openings = match &self.openings {
+            Openings::RandomPlies(k) => format!("openings of {k} random plies"),
+            Openings::Positions(list) => {
+                // FNV-1a over the positions: another file with as many positions differs.
+                let hash = list
+                    .iter()
+                    .flat_map(|p| p.bytes().chain([b'\n']))
+                    .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                    });
+                format!("{} opening positions (hash {hash:016x})", list.len())
+            }
+        };
+        format!("{openings}, at most {} plies", self.max_plies)
+    }
+
     /// The key that identifies this tournament's records.
     pub fn key(&self) -> TournamentKey {
         (
@@ -97,6 +116,33 @@ impl RunError {
     }
 }
 
+/// Refuses resumed games that another schedule played: another number of games, other
+/// openings or another ply cap would pair games unequally or repeat openings. Records written
+/// before the schedule's length or terms were kept pass.
+fn check_resumed(
+    cfg: &TournamentConfig,
+    resumed: &[GameRecord],
+    scheduled: usize,
+) -> Result<(), RunError> {
+    let terms = cfg.terms();
+    for r in resumed {
+        if r.scheduled != 0 && r.scheduled != scheduled {
+            return Err(RunError::new(format!(
+                "the results file's run scheduled {} games, this one {scheduled} (--games {}): \
+                 resume with the run's --games",
+                r.scheduled, cfg.games
+            )));
+        }
+        if let Some(theirs) = r.terms.as_ref().filter(|t| **t != terms) {
+            return Err(RunError::new(format!(
+                "the results file's run played {theirs}, this one {terms}: resume with the \
+                 run's --openings-plies, --openings and --max-plies"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The per-game seed of game `index`.
 pub fn game_seed(seed: u64, index: usize) -> u64 {
     mix64(seed ^ mix64(index as u64 + 1))
@@ -121,8 +167,9 @@ pub fn fixtures(agents: usize, players: usize, games: usize) -> Vec<Fixture> {
 pub struct Run<'a> {
     /// The tournament.
     pub config: &'a TournamentConfig,
-    /// Schedule indices already played.
-    pub done: &'a BTreeSet<usize>,
+    /// The games of this tournament already played (from a resumed results file): the run
+    /// skips their indices and refuses them if they were scheduled under other terms.
+    pub resumed: &'a [GameRecord],
     /// The standings so far; the run adds its games.
     pub standings: &'a mut Standings,
     /// Receives every finished game; an error stops the run.
@@ -169,15 +216,17 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
     }
     let all = fixtures(cfg.agents.len(), players, cfg.games);
     let scheduled = all.len();
+    check_resumed(cfg, run.resumed, scheduled)?;
+    let done: BTreeSet<usize> = run.resumed.iter().map(|r| r.index).collect();
     let todo: Vec<Fixture> = all
         .into_iter()
         .filter(|f| match cfg.shard {
             Some((k, n)) => f.index % n == k - 1,
             None => true,
         })
-        .filter(|f| !run.done.contains(&f.index))
+        .filter(|f| !done.contains(&f.index))
         .collect();
-    let mut summary = RunSummary { skipped: run.done.len(), ..RunSummary::default() };
+    let mut summary = RunSummary { skipped: done.len(), ..RunSummary::default() };
     if cfg.sprt.is_some() && cfg.agents.len() != 2 {
         return Err(RunError::new("--sprt needs exactly two agents"));
     }
@@ -342,6 +391,7 @@ fn play_fixture<G: ToolGame>(
         agents: names.to_vec(),
         index: f.index,
         scheduled: 0,
+        terms: Some(cfg.terms()),
         opening: f.opening,
         seats: f.seats.clone(),
         opening_moves: format_line(game, base, line),

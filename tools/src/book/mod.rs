@@ -105,6 +105,7 @@ struct BookCli {
 /// The `book` program: `book --game GAME [game options] build|probe ...` for any game of
 /// `registry`.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::cli::end_quietly_on_closed_stdout();
     let matches = BookCli::command().after_help(registry.help()).get_matches();
     let cli = BookCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = registry

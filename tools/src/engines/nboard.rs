@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::{Game, Notation};
 
-use super::process::{EngineProcess, Transport};
+use super::process::{recv_answer, EngineProcess, Transport};
 
 /// How a game's positions read in the NBoard protocol.
 pub struct NBoardCodec<G: Game> {
@@ -144,12 +144,8 @@ fn think<G: Notation>(
     t.send(&format!("set game {record}")).map_err(io)?;
     let start = Instant::now();
     t.send("go").map_err(io)?;
-    let timeout = budget
-        .time
-        .map_or(Duration::from_secs(600), |b| b.saturating_mul(5) + Duration::from_secs(5));
-    let deadline = start + timeout;
     loop {
-        let line = t.recv_until(deadline).map_err(io)?;
+        let line = recv_answer(t, budget, start)?;
         if line.starts_with("===") {
             let (mv, eval) = parse_answer(game, state, &line)?;
             let mut report = SearchReport::instant(mv, start.elapsed());

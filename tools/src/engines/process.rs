@@ -6,6 +6,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use ply::search::Budget;
+
 use super::lines::{read_line, Line, MAX_LINE};
 
 /// Lines from an engine waiting to be read, at most.
@@ -39,7 +41,49 @@ pub trait Transport: Send {
     }
 }
 
-/// An engine running as a child process (`sh -c <command>`, stderr discarded).
+/// How long a search with no time limit (a depth budget) may go without a line from the
+/// engine before it counts as hung: engines report each iteration, so only a dead one is this
+/// quiet.
+pub const SILENCE: Duration = Duration::from_secs(60);
+
+/// The latest moment to wait for an engine's next line during a search begun at `start`: for
+/// a timed search, well past the budget (five times it and 5 s), so only a hung engine times
+/// out; with no time limit (a depth budget), [`SILENCE`] after `now`, and never past ten
+/// minutes from the start.
+pub fn answer_deadline(budget: &Budget, start: Instant, now: Instant) -> Instant {
+    match budget.time {
+        Some(t) => start + t.saturating_mul(5).saturating_add(Duration::from_secs(5)),
+        None => (start + Duration::from_secs(600)).min(now + SILENCE),
+    }
+}
+
+/// The engine's next line during a search begun at `start` under `budget`, waiting at most
+/// until [`answer_deadline`].
+///
+/// # Errors
+/// The transport's error, with how long the engine was silent when it timed out.
+pub fn recv_answer(
+    t: &mut dyn Transport,
+    budget: &Budget,
+    start: Instant,
+) -> Result<String, String> {
+    let now = Instant::now();
+    t.recv_until(answer_deadline(budget, start, now)).map_err(|e| {
+        if e.kind() == io::ErrorKind::TimedOut {
+            format!(
+                "no answer: silent for {:.0} s, {:.0} s into the search",
+                now.elapsed().as_secs_f64(),
+                start.elapsed().as_secs_f64()
+            )
+        } else {
+            e.to_string()
+        }
+    })
+}
+
+/// An engine running as a child process (`sh -c <command>`, stderr discarded), in a process
+/// group of its own: whatever the command starts (a script's engine, a wrapper's child) is
+/// killed with it when the connection ends, so a hung engine does not outlive its game.
 pub struct EngineProcess {
     command: String,
     child: Child,
@@ -53,13 +97,11 @@ impl EngineProcess {
     /// # Errors
     /// If the shell cannot be started.
     pub fn start(command: &str) -> io::Result<EngineProcess> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
+        let mut shell = Command::new("sh");
+        shell.arg("-c").arg(command).stdin(Stdio::piped()).stdout(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut shell, 0);
+        let mut child = shell.stderr(Stdio::null()).spawn()?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         // A bounded queue: an engine that prints without end fills it and then waits on its
@@ -111,16 +153,33 @@ impl Transport for EngineProcess {
     }
 }
 
+impl EngineProcess {
+    /// Kills every process left in the engine's group (the shell's children too).
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+    }
+}
+
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = self.send("quit");
         for _ in 0..20 {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
+        // The shell may have ended and left its engine running: the group goes either way.
+        self.kill_group();
         let _ = self.child.wait();
     }
 }
@@ -153,6 +212,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_depth_search_times_out_after_a_minute_of_silence_a_timed_one_past_its_budget() {
+        let start = Instant::now();
+        let later = start + Duration::from_secs(30);
+        assert_eq!(answer_deadline(&Budget::depth(20), start, start), start + SILENCE);
+        assert_eq!(answer_deadline(&Budget::depth(20), start, later), later + SILENCE);
+        let late = start + Duration::from_secs(590);
+        assert_eq!(
+            answer_deadline(&Budget::depth(20), start, late),
+            start + Duration::from_secs(600)
+        );
+        let timed = Budget::time(Duration::from_secs(1));
+        assert_eq!(answer_deadline(&timed, start, later), start + Duration::from_secs(10));
+        // A silent engine past its deadline: the error says so.
+        let mut p = EngineProcess::start("sleep 5").unwrap();
+        if let Some(past) = start.checked_sub(Duration::from_secs(20)) {
+            let e = recv_answer(&mut p, &Budget::time(Duration::from_millis(1)), past).unwrap_err();
+            assert!(e.contains("silent for"), "{e}");
+        }
+    }
+
+    #[test]
     fn a_process_answers_and_times_out() {
         let mut p = EngineProcess::start("read line; echo \"got $line\"; sleep 5").unwrap();
         p.send("hello").unwrap();
@@ -162,5 +242,29 @@ mod tests {
         let mut gone = EngineProcess::start("true").unwrap();
         let e = gone.recv(Duration::from_secs(5)).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    /// A command whose engine is a grandchild of the arena (the shell runs it as a second
+    /// process, as a wrapper script does) leaves nothing running when the connection ends.
+    #[cfg(unix)]
+    #[test]
+    fn the_engine_behind_a_wrapper_dies_with_its_connection() {
+        // `sleep` is the hung engine, under a second shell; a time no other process sleeps.
+        let marker = format!("sleep 300.{}", std::process::id());
+        let command = format!("sh -c 'echo ready; {marker}' ; true");
+        let mut p = EngineProcess::start(&command).unwrap();
+        assert_eq!(p.recv(Duration::from_secs(5)).unwrap(), "ready");
+        let running =
+            || Command::new("pgrep").args(["-f", &marker]).output().map(|o| o.status.success());
+        if running().is_err() {
+            return; // no pgrep here to look with
+        }
+        assert!(running().unwrap(), "the engine runs");
+        drop(p);
+        let begun = Instant::now();
+        while running().unwrap() {
+            assert!(begun.elapsed() < Duration::from_secs(5), "the engine outlived its game");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }

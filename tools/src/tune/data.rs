@@ -280,7 +280,8 @@ impl DataReader {
     /// The next game block; `None` at the end of the file, or at a block cut short there.
     ///
     /// # Errors
-    /// If the file cannot be read, or a text state has a length beyond the file's limits.
+    /// If the file cannot be read, a text state has a length beyond the file's limits, or a
+    /// result lies above [`RESULT_SCALE`] (a damaged file).
     pub fn next_block(&mut self) -> Result<Option<GameBlock>, String> {
         let mut head = [0u8; 10];
         if !self.fill(&mut head)? {
@@ -317,6 +318,13 @@ impl DataReader {
                 return Ok(None);
             }
             read += (state.len() + 3) as u64;
+            if labels[0] > RESULT_SCALE {
+                return Err(format!(
+                    "{}: game {game}: result {} above {RESULT_SCALE} (a damaged file)",
+                    self.path.display(),
+                    labels[0]
+                ));
+            }
             let score = i16::from_le_bytes([labels[1], labels[2]]);
             samples.push(Sample { state, result: labels[0], score });
         }
@@ -503,6 +511,18 @@ mod tests {
 
     fn sample(state: [u8; 4], result: u8, score: i16) -> Sample {
         Sample { state: state.to_vec(), result, score }
+    }
+
+    #[test]
+    fn a_result_above_the_scale_is_a_damaged_file() {
+        let path = temp("damaged.plyd");
+        let _ = std::fs::remove_file(&path);
+        let mut file = DataFile::open_append(&path, header()).unwrap();
+        file.write(GameBlock { game: 1, samples: vec![sample([1, 0, 0, 0], 250, 0)] }).unwrap();
+        drop(file);
+        let e = DataReader::open(&path).unwrap().next_block().unwrap_err();
+        assert!(e.contains("game 1: result 250 above 200"), "{e}");
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

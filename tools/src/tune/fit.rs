@@ -38,31 +38,66 @@ pub struct FitArgs {
     #[arg(long, default_value_t = 10)]
     pub patience: usize,
     /// Adam's step size.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, value_parser = positive)]
     pub learning_rate: f64,
     /// Positions per gradient step.
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
     /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 1e-5)]
+    #[arg(long, default_value_t = 1e-5, value_parser = not_negative)]
     pub l2: f64,
     /// Hold out every Nth game to measure the fit.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub holdout_every: u64,
     /// How much of each label comes from the labelling search instead of the game result,
     /// from 0 (results only) to 1 (search only).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = fraction)]
     pub search_weight: f64,
     /// Search score units per unit of log-odds, to turn a search value into a label.
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, default_value_t = 100.0, value_parser = positive)]
     pub search_scale: f64,
     /// Score units per unit of log-odds in the written evaluation.
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, default_value_t = 100.0, value_parser = positive_f32)]
     pub scale: f32,
     /// Seed of the shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
+
+/// Parses a finite number above zero.
+fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a number above 0")),
+    }
+}
+
+fn positive_f32(text: &str) -> Result<f32, String> {
+    positive(text).and_then(|x| match x as f32 {
+        y if y.is_finite() && y > 0.0 => Ok(y),
+        _ => Err(format!("{text:?} is out of range")),
+    })
+}
+
+/// Parses a finite number of at least zero.
+fn not_negative(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("{text:?} is not a number of at least 0")),
+    }
+}
+
+/// Parses a number from 0 to 1.
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?} is not a number from 0 to 1")),
+    }
+}
+
+/// The largest start weight `tune fit` takes, in log-odds per unit of feature: beyond it the
+/// logistic model saturates and its gradient vanishes, so nothing would be fitted.
+pub const MAX_START_WEIGHT: f64 = 100.0;
 
 /// Positions as sparse feature rows with a label each.
 #[derive(Clone, Debug, Default)]
@@ -309,7 +344,19 @@ pub fn run<G: ToolGame, F: Features<G>>(
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let scaled = weights.for_features::<G, F>(features)?;
-            scaled.iter().map(|&w| f64::from(w / weights.scale)).collect()
+            let start: Vec<f64> = scaled.iter().map(|&w| f64::from(w / weights.scale)).collect();
+            if let Some((i, w)) =
+                start.iter().enumerate().find(|(_, w)| !w.is_finite() || w.abs() > MAX_START_WEIGHT)
+            {
+                return Err(format!(
+                    "{}: weight {} is {w} log-odds (its value over the scale {}); a start weight \
+                     must lie within ±{MAX_START_WEIGHT}",
+                    path.display(),
+                    names[i],
+                    weights.scale
+                ));
+            }
+            start
         }
         None => vec![0.0; names.len()],
     };
@@ -335,8 +382,22 @@ pub fn run<G: ToolGame, F: Features<G>>(
     let fitted = fit(&train, &held_out, start, &settings, |epoch, t, h| {
         eprintln!("epoch {epoch:>3}  training loss {t:.5}  held-out loss {h:.5}");
     });
+    let written: Vec<f32> = fitted.weights.iter().map(|&w| w as f32).collect();
+    if !fitted.held_out_loss.is_finite() || written.iter().any(|w| !w.is_finite()) {
+        return Err(format!(
+            "the fit diverged (held-out loss {}); nothing written: try a smaller --learning-rate",
+            fitted.held_out_loss
+        ));
+    }
+    if fitted.best_epoch == 0 && args.start.is_none() {
+        return Err(format!(
+            "no epoch lowered the held-out loss below the all-zero start's ({:.5}); nothing \
+             written: try another --learning-rate or more data",
+            fitted.held_out_loss
+        ));
+    }
     let weights = Weights {
-        entries: names.into_iter().zip(fitted.weights.iter().map(|&w| w as f32)).collect(),
+        entries: names.into_iter().zip(written).collect(),
         scale: args.scale,
         comments: vec![
             format!(
@@ -363,6 +424,15 @@ pub fn run<G: ToolGame, F: Features<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_out_of_range_are_refused() {
+        assert!(positive("0").is_err() && positive("-1").is_err() && positive("NaN").is_err());
+        assert!(positive("inf").is_err() && positive("0.5").is_ok());
+        assert!(positive_f32("1e300").is_err() && positive_f32("100").is_ok());
+        assert!(not_negative("-1e-9").is_err() && not_negative("0").is_ok());
+        assert!(fraction("1.5").is_err() && fraction("NaN").is_err() && fraction("1").is_ok());
+    }
     use rand::Rng;
 
     /// Labels drawn from a known logistic model are fitted back to its weights.

@@ -64,6 +64,7 @@ struct TuneCli {
 /// The `tune` program: `tune --game GAME [game options] generate|fit ...` for any game of
 /// `registry`.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::cli::end_quietly_on_closed_stdout();
     let matches = TuneCli::command().after_help(registry.help()).get_matches();
     let cli = TuneCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = registry

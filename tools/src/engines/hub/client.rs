@@ -15,7 +15,7 @@ use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::Game;
 
 use super::protocol::{arg, parse_line, HubCodec};
-use crate::engines::process::{EngineProcess, Transport};
+use crate::engines::process::{recv_answer, EngineProcess, Transport};
 
 /// How long the handshake may take.
 const STARTUP: Duration = Duration::from_secs(30);
@@ -166,14 +166,6 @@ pub fn level_command_v1(budget: &Budget) -> String {
     }
 }
 
-/// How long to wait for the move: well past the budget, so only a hung engine times out.
-fn answer_timeout(budget: &Budget) -> Duration {
-    match budget.time {
-        Some(t) => t.saturating_mul(5).saturating_add(Duration::from_secs(5)),
-        None => Duration::from_secs(600),
-    }
-}
-
 /// One search request: the position (as the game's start and moves where known).
 struct Request<'a, G: Game> {
     codec: HubCodec<G>,
@@ -235,10 +227,9 @@ fn think<G: Game>(
     }
     let start = Instant::now();
     t.send(if version == HubVersion::V2 { "go think" } else { "go" }).map_err(io)?;
-    let deadline = start + answer_timeout(r.budget);
     let (mut depth, mut nodes, mut value) = (0, 0, Value::Unknown);
     loop {
-        let line = t.recv_until(deadline).map_err(io)?;
+        let line = recv_answer(t, r.budget, start)?;
         let Ok(Some((command, args))) = parse_line(&line) else { continue };
         let get = |key: &str| arg(&args, key);
         let found = |text: &str| -> Result<SearchReport<G::Move>, String> {

@@ -41,7 +41,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -158,9 +158,17 @@ impl Session {
 }
 
 /// True for a `go ponder` line.
-fn is_ponder_go(line: &str) -> bool {
-    let mut words = line.split_whitespace();
-    words.next() == Some("go") && words.any(|w| w == "ponder")
+/// A line's command, and whether it asks to ponder, read by the protocol's one parser
+/// ([`parse_line`]), so that the reader thread and the main loop agree on every line (a
+/// quoted `"go"` is a `go` to both).
+fn command_of(line: &str) -> (String, bool) {
+    match parse_line(line) {
+        Ok(Some((command, args))) => {
+            let ponder = args.iter().any(|(name, _)| name == "ponder");
+            (command, ponder)
+        }
+        _ => (String::new(), false),
+    }
 }
 
 /// The engine's name in `id`.
@@ -400,6 +408,11 @@ where
     let reader_out = output.clone();
     let reader_session = session.clone();
     let reader_stop = stop.clone();
+    // Commands other than `go` handed to the main loop and not answered yet: a `ping` behind
+    // one waits its turn, so `pong` never overtakes an earlier answer; otherwise (even
+    // during a search) it is answered at once.
+    let unanswered = Arc::new(AtomicUsize::new(0));
+    let reader_unanswered = unanswered.clone();
     std::thread::spawn(move || {
         let mut input = input;
         loop {
@@ -415,8 +428,8 @@ where
                 }
                 Ok(None) | Err(_) => break,
             };
-            let command = line.split_whitespace().next().unwrap_or("");
-            match command {
+            let (command, ponder) = command_of(&line);
+            match command.as_str() {
                 "stop" => {
                     let mut state = reader_session.lock();
                     if let Some(i) = state.tickets.iter().position(|t| !t.stopped) {
@@ -435,7 +448,7 @@ where
                     }
                     reader_session.changed.notify_all();
                 }
-                "ping" => {
+                "ping" if reader_unanswered.load(Ordering::SeqCst) == 0 => {
                     let mut out = reader_out.lock().unwrap_or_else(|e| e.into_inner());
                     let _ = writeln!(out, "pong").and_then(|_| out.flush());
                 }
@@ -446,8 +459,10 @@ where
                 }
                 _ => {
                     if command == "go" {
-                        let ticket = Ticket { ponder: is_ponder_go(&line), ..Ticket::default() };
+                        let ticket = Ticket { ponder, ..Ticket::default() };
                         reader_session.lock().tickets.push_back(ticket);
+                    } else {
+                        reader_unanswered.fetch_add(1, Ordering::SeqCst);
                     }
                     if tx.send(line).is_err() {
                         break;
@@ -469,7 +484,8 @@ where
     for line in rx {
         lines.clear();
         let flow = engine.handle(&line, &mut lines);
-        if line.split_whitespace().next() == Some("go") {
+        let is_go = command_of(&line).0 == "go";
+        if is_go {
             let mut state = session.lock();
             state.tickets.pop_front();
             // The next pending search may have been stopped already.
@@ -481,6 +497,9 @@ where
             writeln!(out, "{l}")?;
         }
         out.flush()?;
+        if !is_go {
+            unanswered.fetch_sub(1, Ordering::SeqCst);
+        }
         if flow == Flow::Quit {
             break;
         }
@@ -692,6 +711,32 @@ mod tests {
         let text = hub.end_within(false, Duration::from_secs(20));
         let text = text.expect("the session ended after quit");
         assert_eq!(text.matches("done move=").count(), 1, "{text}");
+    }
+
+    /// `pong` comes after the answers to every command before its `ping`.
+    #[test]
+    fn pong_never_overtakes_an_earlier_answer() {
+        let mut hub = Piped::start(connect_four());
+        hub.send(&"bogus\nping\n".repeat(200));
+        assert!(hub.wait_for("pong", 200, Duration::from_secs(20)), "{}", hub.text());
+        let text = hub.finish();
+        let answers: Vec<&str> =
+            text.lines().filter(|l| *l == "pong" || l.starts_with("error")).collect();
+        for pair in answers.chunks(2) {
+            assert!(pair[0].starts_with("error") && pair[1] == "pong", "{pair:?} in\n{text}");
+        }
+    }
+
+    /// A quoted `"go"` is a `go` to the reader as to the main loop, so `stop` ends it.
+    #[test]
+    fn stop_ends_a_search_begun_by_a_quoted_go() {
+        let mut hub = Piped::start(connect_four());
+        hub.send("level move-time=3600\n\"go\" think");
+        std::thread::sleep(Duration::from_millis(200));
+        hub.send("stop");
+        assert!(hub.wait_for("done move=", 1, Duration::from_secs(20)), "{}", hub.text());
+        let text = hub.finish();
+        assert!(!text.contains("error"), "{text}");
     }
 
     /// `ponder-hit` and `stop` with nothing to act on are ignored: they do not fail, and they

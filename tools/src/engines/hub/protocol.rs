@@ -157,6 +157,36 @@ pub fn parse_line(line: &str) -> Result<Option<ParsedLine>, String> {
     Ok(Some((command, args)))
 }
 
+/// Writes a parsed line back as text that [`parse_line`] reads as the same line: a part
+/// with white space in it is quoted, an argument with an empty value is its name alone.
+///
+/// ```
+/// use ply_tools::engines::hub::protocol::{parse_line, write_line};
+///
+/// let line = ("info".to_string(), vec![("pv".to_string(), "32-28 19-23".to_string())]);
+/// assert_eq!(write_line(&line), "info pv=\"32-28 19-23\"");
+/// assert_eq!(parse_line(&write_line(&line)), Ok(Some(line)));
+/// ```
+pub fn write_line((command, args): &ParsedLine) -> String {
+    let quoted = |text: &str| {
+        if text.chars().any(char::is_whitespace) {
+            format!("\"{text}\"")
+        } else {
+            text.to_string()
+        }
+    };
+    let mut line = quoted(command);
+    for (name, value) in args {
+        line.push(' ');
+        line.push_str(&quoted(name));
+        if !value.is_empty() {
+            line.push('=');
+            line.push_str(&quoted(value));
+        }
+    }
+    line
+}
+
 /// The value of argument `name` in a parsed line.
 pub fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
     args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
@@ -223,6 +253,30 @@ mod tests {
         assert_eq!(arg(&a, "nodes"), Some("100"));
         assert_eq!(parse_line("   ").unwrap(), None);
         assert!(parse_line("id name=\"ply").is_err());
+    }
+
+    /// Random and mutated lines: an error or a line, never a panic; every line read writes
+    /// back to text that reads as the same line.
+    #[test]
+    fn random_and_mutated_lines_parse_or_fail_cleanly() {
+        let lines: Vec<Option<ParsedLine>> = [
+            "hub",
+            "init",
+            "level move-time=1.5",
+            "pos pos=Wxxxxxxxxxxxxxxxxxxxx..........ooooooooooooooooooooo moves=\"32-28 19-23\"",
+            "info depth=7 score=0.12 pv=\"32-28 19-23\" nodes=100",
+            "go think",
+            "done move=32x21 ponder=16-21",
+            "id name=ply version=0.1.0 author=\"ply authors\"",
+            "error message=\"unknown command\"",
+            "",
+        ]
+        .iter()
+        .map(|l| parse_line(l).unwrap())
+        .collect();
+        let write = |l: &Option<ParsedLine>| l.as_ref().map_or(String::new(), write_line);
+        ply::testing::check_parser(&lines, write, parse_line, 3_000, 21)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     #[test]

@@ -1,0 +1,38 @@
+//! The engine ply ships for international draughts: alpha-beta with the engines' evaluation
+//! ([`DraughtsNet`]) and ProbCut at the margin that won its match (BENCHMARKS.md, "Strength at
+//! scale"). The Hub engine and the tools' default engine spec
+//! (`alphabeta:time=2s,probcut=50`) search this way.
+
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+
+use crate::net::DraughtsNet;
+
+/// ProbCut's margin in evaluation units (a hundredth of a unit of log-odds): +32 Elo
+/// [+5, +58] over no ProbCut at 100 ms a move, with the network.
+pub const PROBCUT_MARGIN: f64 = 50.0;
+
+/// The search options of the shipped engine: the library's defaults with ProbCut.
+///
+/// ```
+/// assert_eq!(ply_draughts::engine::options().probcut, ply_draughts::engine::PROBCUT_MARGIN);
+/// ```
+pub fn options() -> AlphaBetaOptions {
+    AlphaBetaOptions { probcut: PROBCUT_MARGIN, ..AlphaBetaOptions::default() }
+}
+
+/// The shipped engine.
+///
+/// ```
+/// use ply::search::{Agent, Budget, Position};
+/// use ply::Game;
+/// use ply_draughts::InternationalDraughts;
+///
+/// let game = InternationalDraughts::new();
+/// let report = ply_draughts::engine::engine()
+///     .choose(&game, Position::new(&game.initial_state()), &Budget::depth(4))
+///     .unwrap();
+/// assert_eq!(report.depth, 4);
+/// ```
+pub fn engine() -> AlphaBeta<DraughtsNet> {
+    AlphaBeta::with_options(options()).with_evaluator(DraughtsNet::default())
+}
