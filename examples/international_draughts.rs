@@ -7,6 +7,7 @@
 //! cargo run --release --example international_draughts -- --human second --engine alphabeta:time=3s
 //! cargo run --release --example international_draughts -- --position "W:WK46,28:B12,K40"
 //! cargo run --release --example international_draughts -- hub          # Hub protocol engine
+//! cargo run --release --example international_draughts -- dxp --listen 127.0.0.1:27531   # DamExchange server
 //! cargo run --release --example international_draughts -- --no-book    # engine out of book
 //! ```
 //!
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply_draughts::{DrawRules, InternationalDraughts};
+use ply_tools::engines::dxp::DxpServer;
 use ply_tools::engines::hub::engine::info_fields;
 use ply_tools::engines::hub::{serve, HubEngine};
 
@@ -46,6 +48,16 @@ struct Cli {
 enum Command {
     /// Speak the Hub protocol (version 2, as Scan) on stdin and stdout.
     Hub {
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_name = "MIB")]
+        tt_mb: usize,
+    },
+    /// Serve DamExchange (DXP) games on a TCP port, one connection at a time: the engine
+    /// follows the initiator's game requests (as Scan's `dxp` mode).
+    Dxp {
+        /// The address to listen on (port 0: any free port; the address is printed).
+        #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:27531")]
+        listen: String,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64, value_name = "MIB")]
         tt_mb: usize,
@@ -104,11 +116,42 @@ fn hub_mode(tt_mb: usize) -> ExitCode {
     }
 }
 
+/// The DamExchange server: the shipped engine (as `hub_mode`'s, without its output), on
+/// `listen`, for ever.
+fn dxp_mode(listen: &str, tt_mb: usize) -> ExitCode {
+    let options = AlphaBetaOptions { keep_tt: true, ..ply_draughts::engine::options() };
+    let agent = AlphaBeta::with_options(options)
+        .with_tt_mb(tt_mb.clamp(1, 65_536))
+        .with_evaluator(ply_draughts::net::DraughtsNet::default());
+    let listener = match std::net::TcpListener::bind(listen) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: cannot listen on {listen}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => {
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "dxp: listening on {addr}").and_then(|_| out.flush());
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let codec = ply_examples::draughts_dxp_codec();
+    DxpServer::new(InternationalDraughts::new(), codec, agent).listen(&listener)
+}
+
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     if let Some(Command::Hub { tt_mb }) = cli.command {
         return hub_mode(tt_mb);
+    }
+    if let Some(Command::Dxp { listen, tt_mb }) = &cli.command {
+        return dxp_mode(listen, *tt_mb);
     }
     let rules = match draw_rules(&cli.no_draw) {
         Ok(r) => r,

@@ -14,6 +14,7 @@ use ply_draughts::InternationalDraughts;
 use ply_impasse::Impasse;
 use ply_kalah::{Capture, Kalah};
 use ply_reversi::Reversi;
+use ply_tools::engines::dxp::DxpCodec;
 use ply_tools::engines::hub::HubCodec;
 use ply_tools::engines::jsonl::JsonlCodec;
 use ply_tools::engines::nboard::NBoardCodec;
@@ -89,6 +90,7 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .packed()
     .endgame()
     .hub(draughts_hub_codec())
+    .dxp(draughts_dxp_codec())
     .opening_book(ply_draughts::book::opening_book)
 }
 
@@ -122,6 +124,50 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
         parse_position: |_, t| hub::parse_position(t).map_err(|e| e.to_string()),
         format_move: |_, m| hub::format_hub_move(m),
         parse_move: hub::parse_hub_move,
+    }
+}
+
+/// International draughts in DamExchange (DXP, Scan's `dxp` mode): the Hub position with
+/// `Z` for black (`Z`/`z` for black kings and men, `W`/`w` for white's, `e` for empty), and a
+/// move's squares as the ruleset numbers them (1..=50).
+///
+/// ```
+/// let codec = ply_examples::draughts_dxp_codec();
+/// let game = ply_draughts::InternationalDraughts::new();
+/// let start = (codec.position)(&game, &ply::Game::initial_state(&game));
+/// assert_eq!(start, "Wzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
+/// assert_eq!((codec.parse_position)(&game, &start), Ok(ply::Game::initial_state(&game)));
+/// ```
+pub fn draughts_dxp_codec() -> DxpCodec<InternationalDraughts> {
+    DxpCodec {
+        position: |_, s| {
+            let hub = ply_draughts::hub::format_position(s);
+            hub.chars()
+                .map(|c| match c {
+                    'B' => 'Z',
+                    'b' => 'z',
+                    c => c,
+                })
+                .collect()
+        },
+        parse_position: |_, text| {
+            // Strictly DXP's letters: anything else becomes a character the Hub reader refuses.
+            let hub: String = text
+                .chars()
+                .enumerate()
+                .map(|(i, c)| match (i, c) {
+                    (0, 'W') => 'W',
+                    (0, 'Z') => 'B',
+                    (0, _) => '?',
+                    (_, 'e' | 'w' | 'W') => c,
+                    (_, 'z') => 'b',
+                    (_, 'Z') => 'B',
+                    _ => '?',
+                })
+                .collect();
+            ply_draughts::hub::parse_position(&hub).map_err(|e| e.to_string())
+        },
+        move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }
 }
 
@@ -342,6 +388,8 @@ mod tests {
         let draughts = r.get("international-draughts").unwrap();
         assert!(draughts.check_spec(&none, &"alphabeta:eval=material".parse().unwrap()).is_ok());
         assert!(draughts.check_spec(&none, &"hub:cmd=scan".parse().unwrap()).is_ok());
+        let dxp = "dxp:addr=127.0.0.1:27531,time=1s".parse().unwrap();
+        assert!(draughts.check_spec(&none, &dxp).is_ok());
         let e = draughts.check_spec(&none, &"nboard:cmd=edax".parse().unwrap()).unwrap_err();
         assert!(e.contains("nboard"), "{e}");
         let e = draughts.check_spec(&none, &"alphabeta:eval=discs".parse().unwrap()).unwrap_err();

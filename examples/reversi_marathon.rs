@@ -72,7 +72,7 @@ struct Cli {
 /// An agent of the run.
 #[derive(Clone, Debug)]
 enum Entry {
-    Library(AgentSpec),
+    Library(Box<AgentSpec>),
     Modelling(ModellingConfig),
     Inference(InferenceConfig),
     Oracle(OracleConfig),
@@ -163,7 +163,7 @@ impl Entry {
         if spec.algorithm.is_external() {
             return Err(format!("{text:?}: external engines do not play the contest"));
         }
-        Ok(Entry::Library(spec))
+        Ok(Entry::Library(Box::new(spec)))
     }
 
     fn contestant(&self, case: &TestCase, seed: u64) -> Box<dyn Contestant> {

@@ -43,6 +43,7 @@ pub mod endgame;
 pub mod eval;
 mod game;
 pub mod games;
+pub mod lines;
 pub mod pack;
 mod perft;
 pub mod picture;

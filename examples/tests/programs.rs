@@ -404,3 +404,49 @@ fn programs_end_quietly_when_their_output_pipe_closes() {
         assert!(out.status.success(), "{name} {args:?}: {:?}\n{stderr}", out.status);
     }
 }
+
+/// `international_draughts dxp --listen` serves DamExchange: it prints where it listens,
+/// accepts a game request, plays the first move as White and ends the game when asked.
+#[test]
+fn the_draughts_program_serves_damexchange() {
+    use std::io::BufRead;
+    use std::net::TcpStream;
+    let mut child = Command::new(program("international_draughts"))
+        .args(["dxp", "--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the program starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("a first line");
+    let addr = first.trim().strip_prefix("dxp: listening on ").unwrap_or_else(|| panic!("{first}"));
+    let mut socket = TcpStream::connect(addr).expect("the server accepts");
+    socket.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut socket2 = socket.try_clone().expect("a second handle");
+    let mut read_message = || {
+        let mut message = Vec::new();
+        let mut byte = [0u8];
+        loop {
+            socket.read_exact(&mut byte).expect("a whole message");
+            if byte[0] == 0 {
+                return String::from_utf8(message).expect("ASCII");
+            }
+            message.push(byte[0]);
+        }
+    };
+    // Version 1, our name, the server (the follower) plays White, 1 minute for 150 moves,
+    // the initial position.
+    let request = format!("R01{:<32}W001150A\0", "ply test");
+    socket2.write_all(request.as_bytes()).unwrap();
+    let accepted = read_message();
+    assert!(accepted.starts_with('A') && accepted.ends_with('0'), "{accepted:?}");
+    let first_move = read_message();
+    assert!(first_move.starts_with('M') && first_move.len() >= 11, "{first_move:?}");
+    socket2.write_all(b"E01\0").unwrap();
+    let ended = read_message();
+    assert!(ended.starts_with('E'), "{ended:?}");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -47,9 +47,9 @@ fn interruptible<T: Send>(
                     }
                 }
             }
-            let result = searching.join().unwrap_or_else(|_| {
-                Err(Error::Runtime("the search thread panicked".to_string()))
-            });
+            let result = searching
+                .join()
+                .unwrap_or_else(|_| Err(Error::Runtime("the search thread panicked".to_string())));
             (result, interrupted)
         })
     });

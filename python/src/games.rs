@@ -384,11 +384,10 @@ impl<G: ToolGame> DynGame for Erased<G> {
         let s = self.state(state)?;
         let mut agent = self.kit.build(spec, seed).map_err(Error::value)?;
         let budget = spec.budget().with_stop(stop.clone());
-        let report =
-            agent.choose(&self.game, Position::new(s), &budget).map_err(|e| match e {
-                SearchError::Engine { .. } => Error::Runtime(e.to_string()),
-                _ => Error::value(e),
-            })?;
+        let report = agent.choose(&self.game, Position::new(s), &budget).map_err(|e| match e {
+            SearchError::Engine { .. } => Error::Runtime(e.to_string()),
+            _ => Error::value(e),
+        })?;
         let legal = self.moves(s);
         let index = legal.iter().position(|&m| m == report.best_move).ok_or_else(|| {
             Error::Runtime(format!("{} chose a move that is not legal here", spec.algorithm.name()))

@@ -384,6 +384,14 @@ pub trait TableSource<G: Game>: Send + Sync {
 /// A shared [`TableSource`].
 pub type Solver<G> = Arc<dyn TableSource<G>>;
 
+/// `text` cut to 300 characters: a damaged file's text in a message stays readable.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(300) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// A game's tables in a directory, opened on the first question with the game it is asked
 /// about (and nothing ever after when the directory holds no tables of that game).
 pub struct LazyTables<G: EndgameIndex> {
@@ -397,8 +405,20 @@ impl<G: EndgameIndex> LazyTables<G> {
         LazyTables { dir: dir.to_path_buf(), tables: OnceLock::new() }
     }
 
+    /// Opens the tables once. A directory without tables of this game is silence; tables that
+    /// are there but do not read (damaged, or of an older format) are said once on stderr,
+    /// and the search goes on without them.
     fn open(&self, game: &G) -> Option<&Tables<G::Slice>> {
-        self.tables.get_or_init(|| Tables::open(game, &self.dir).ok()).as_ref()
+        self.tables
+            .get_or_init(|| match Tables::open(game, &self.dir) {
+                Ok(tables) => Some(tables),
+                Err(ply::endgame::TableFileError::NotFound { .. }) => None,
+                Err(e) => {
+                    eprintln!("warning: endgame tables not used: {}", shorten(&e.to_string()));
+                    None
+                }
+            })
+            .as_ref()
     }
 }
 

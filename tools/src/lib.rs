@@ -16,6 +16,7 @@
 //! | [`egdb`] | endgame databases for any game with an index: build, info, probe, verify |
 //! | [`engines`] | clients of external engines (Hub, NBoard) over a process transport |
 //! | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
+//! | [`files`] | reading the files a user names, with a size limit |
 //! | [`cli`] | whole programs (`perft`, `play`; the arena's is [`arena::main`]) over a registry |
 //! | [`units`] | number and duration formatting for reports |
 //!
@@ -34,6 +35,7 @@ pub mod book;
 pub mod cli;
 pub mod egdb;
 pub mod engines;
+pub mod files;
 pub mod perft;
 pub mod play;
 pub mod registry;

@@ -1079,9 +1079,11 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         continue;
                     }
                     Ok(Input::Load(path)) => {
-                        let loaded = std::fs::read_to_string(&path)
-                            .map_err(|e| format!("cannot read {path}: {e}"))
-                            .and_then(|text| game.read_record(&text).map_err(|e| e.to_string()));
+                        let loaded = crate::files::read_text(
+                            std::path::Path::new(&path),
+                            crate::files::MAX_TEXT,
+                        )
+                        .and_then(|text| game.read_record(&text).map_err(|e| e.to_string()));
                         let (loaded_start, moves) = match loaded {
                             Ok(game) => game,
                             Err(e) => {

@@ -29,6 +29,7 @@ use ply::search::Agent;
 use ply::{Game, Notation, Solved};
 
 use crate::egdb::{Solver, WithSolver};
+use crate::engines::dxp::DxpCodec;
 use crate::engines::hub::HubCodec;
 use crate::engines::jsonl::JsonlCodec;
 use crate::engines::nboard::NBoardCodec;
@@ -196,6 +197,8 @@ pub struct AgentKit<G: Game> {
     pub nboard: Option<NBoardCodec<G>>,
     /// The JSON-lines protocol's boards and moves for this game, if engines speak it.
     pub jsonl: Option<JsonlCodec<G>>,
+    /// DamExchange's positions and moves for this game, if engines speak it.
+    pub dxp: Option<DxpCodec<G>>,
     /// The game's own opening book: searches play from it unless their spec says
     /// `book=off` or names another (`book=FILE`).
     pub book: Option<Arc<Book<G>>>,
@@ -216,6 +219,7 @@ impl<G: Game> Default for AgentKit<G> {
             hub: None,
             nboard: None,
             jsonl: None,
+            dxp: None,
             book: None,
             loader: None,
             cache: Arc::default(),
@@ -233,6 +237,7 @@ impl<G: Game> Clone for AgentKit<G> {
             hub: self.hub,
             nboard: self.nboard,
             jsonl: self.jsonl,
+            dxp: self.dxp,
             book: self.book.clone(),
             loader: self.loader.clone(),
             cache: self.cache.clone(),
@@ -644,6 +649,12 @@ impl<G: ToolGame> GameEntry<G> {
     /// Lets `jsonl:cmd=...` engines play this game through `codec`.
     pub fn jsonl(mut self, codec: JsonlCodec<G>) -> Self {
         self.kit.jsonl = Some(codec);
+        self
+    }
+
+    /// Lets `dxp:addr=HOST:PORT` engines (DamExchange) play this game through `codec`.
+    pub fn dxp(mut self, codec: DxpCodec<G>) -> Self {
+        self.kit.dxp = Some(codec);
         self
     }
 

@@ -5,7 +5,8 @@
 //! Accepted agents and options are listed in [`ACCEPTED`]; `seed=N` is accepted by every agent
 //! and pins its seed (otherwise the caller's seed is used). Durations are a decimal number with
 //! a unit: `250us`, `100ms`, `2s`, `1.5s`, `1m`. External engines take a command line in `cmd=`,
-//! which must come last and takes the rest of the spec verbatim (commas included).
+//! which must come last and takes the rest of the spec verbatim (commas included). A DamExchange
+//! engine (`dxp:`) is reached at `addr=HOST:PORT`; its `cmd=` only starts it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +20,7 @@ use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
 use ply::search::{Agent, Budget};
 use ply::{Game, Notation};
 
+use crate::engines::dxp::DxpClient;
 use crate::engines::hub::HubClient;
 use crate::engines::jsonl::JsonlClient;
 use crate::engines::nboard::NBoardClient;
@@ -44,6 +46,8 @@ pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,
   hub:[time=T,depth=N,]cmd=COMMAND                      external engine speaking the Hub protocol
   nboard:[time=T,depth=N,]cmd=COMMAND                   external engine speaking the NBoard protocol
   jsonl:[time=T,]cmd=COMMAND                            external engine speaking english_checkers play's JSON lines
+  dxp:addr=HOST:PORT[,time=T,cmd=COMMAND]               DamExchange engine listening on HOST:PORT (cmd: a
+                                                        command that starts it first; T sets the game's time)
   searches take eval=NAME: an evaluation the game registers (default: the one its
   programs play with, e.g. net for checkers and draughts, learned for Othello);
   every agent also takes book=FILE (play from this opening book while the game is in it)
@@ -118,11 +122,13 @@ pub enum Algorithm {
     NBoard,
     /// An external program speaking JSON lines (`english_checkers play`'s protocol).
     Jsonl,
+    /// An external program speaking DamExchange on a TCP port.
+    Dxp,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order of [`ACCEPTED`].
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::AlphaBeta,
         Algorithm::Mcts,
         Algorithm::Paranoid,
@@ -133,6 +139,7 @@ impl Algorithm {
         Algorithm::Hub,
         Algorithm::NBoard,
         Algorithm::Jsonl,
+        Algorithm::Dxp,
     ];
 
     /// The name used in specs.
@@ -148,6 +155,7 @@ impl Algorithm {
             Algorithm::Hub => "hub",
             Algorithm::NBoard => "nboard",
             Algorithm::Jsonl => "jsonl",
+            Algorithm::Dxp => "dxp",
         }
     }
 
@@ -169,6 +177,8 @@ impl Algorithm {
             Algorithm::Random => &["book", "seed"],
             Algorithm::Hub | Algorithm::NBoard => &["time", "depth", "book", "seed", "cmd"],
             Algorithm::Jsonl => &["time", "book", "seed", "cmd"],
+            // DamExchange sets a game's time, not a depth.
+            Algorithm::Dxp => &["time", "addr", "book", "seed", "cmd"],
         }
     }
 
@@ -193,7 +203,7 @@ impl Algorithm {
 
     /// True for the programs that run outside this process.
     pub fn is_external(self) -> bool {
-        matches!(self, Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl)
+        matches!(self, Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl | Algorithm::Dxp)
     }
 }
 
@@ -332,6 +342,8 @@ pub struct AgentSpec {
     pub book: Option<BookChoice>,
     /// The endgame tables (alpha-beta): `None` is [`EgdbChoice::On`].
     pub egdb: Option<EgdbChoice>,
+    /// The address (`HOST:PORT`) of a DamExchange engine.
+    pub addr: Option<String>,
     /// The command line of an external engine.
     pub cmd: Option<String>,
 }
@@ -359,6 +371,7 @@ impl AgentSpec {
             eval: None,
             book: None,
             egdb: None,
+            addr: None,
             cmd: None,
         }
     }
@@ -468,14 +481,15 @@ impl AgentSpec {
             }
             Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
             Algorithm::Random => Box::new(RandomAgent::new(seed)),
-            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl => {
+            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl | Algorithm::Dxp => {
                 return Err(SpecError::External { agent: self.algorithm.name() })
             }
         })
     }
 
     /// The protocol client of an external engine, through the codec the game's kit has for
-    /// the protocol. The program is started on the first move.
+    /// the protocol. The program is started (a DamExchange engine connected to) on the first
+    /// move.
     ///
     /// # Errors
     /// [`SpecError::UnsupportedEngine`] if the game has no codec for the protocol.
@@ -491,6 +505,11 @@ impl AgentSpec {
                 Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
             }
             Algorithm::Jsonl => Ok(Box::new(JsonlClient::new(cmd, kit.jsonl.ok_or_else(missing)?))),
+            Algorithm::Dxp => Ok(Box::new(DxpClient::new(
+                self.addr.as_deref().unwrap_or(""),
+                self.cmd.as_deref(),
+                kit.dxp.ok_or_else(missing)?,
+            ))),
             _ => Err(SpecError::External { agent: self.algorithm.name() }),
         }
     }
@@ -736,6 +755,17 @@ impl FromStr for AgentSpec {
                     };
                     set(&mut spec.egdb, v, duplicate)?
                 }
+                "addr" => {
+                    let ok = value.rsplit_once(':').is_some_and(|(host, port)| {
+                        !host.is_empty()
+                            && !host.contains(char::is_whitespace)
+                            && port.parse::<u16>().is_ok_and(|p| p > 0)
+                    });
+                    if !ok {
+                        return Err(bad("HOST:PORT, such as 127.0.0.1:27531"));
+                    }
+                    set(&mut spec.addr, value.to_string(), duplicate)?
+                }
                 "cmd" => {
                     if value.is_empty() {
                         return Err(bad("a command line"));
@@ -745,7 +775,15 @@ impl FromStr for AgentSpec {
                 _ => unreachable!("every accepted key is handled"),
             }
         }
-        if algorithm.is_external() && spec.cmd.is_none() {
+        if algorithm == Algorithm::Dxp {
+            if spec.addr.is_none() {
+                let mut accepted = accepted();
+                if spec.cmd.is_some() {
+                    accepted += " (cmd= takes the rest of the spec, commas included: put it last)";
+                }
+                return Err(SpecError::Missing { agent, key: "addr", accepted });
+            }
+        } else if algorithm.is_external() && spec.cmd.is_none() {
             return Err(SpecError::Missing { agent, key: "cmd", accepted: accepted() });
         }
         Ok(spec)
@@ -815,6 +853,9 @@ impl fmt::Display for AgentSpec {
             Some(EgdbChoice::Dir(d)) => options.push(format!("egdb={d}")),
             None => {}
         }
+        if let Some(v) = &self.addr {
+            options.push(format!("addr={v}"));
+        }
         if let Some(v) = self.seed {
             options.push(format!("seed={v}"));
         }
@@ -853,12 +894,13 @@ mod tests {
             "random:seed=9,book=off",
             "hub:time=1s,cmd=scan hub",
             "jsonl:time=100ms,cmd=python3 cake_play.py",
+            "dxp:addr=127.0.0.1:27531,time=1s,cmd=./run-scan dxp",
         ]
         .iter()
         .map(|t| spec(t))
         .collect();
         let parse = |t: &str| t.parse::<AgentSpec>();
-        ply::testing::check_parser(&specs, |s| s.to_string(), parse, 3_000, 22)
+        ply::testing::check_parser(&specs, |s| s.to_string(), parse, 5_000, 22)
             .unwrap_or_else(|e| panic!("{e}"));
     }
 
@@ -926,7 +968,9 @@ mod tests {
     #[test]
     fn seed_is_accepted_by_every_agent() {
         for a in Algorithm::ALL {
-            let text = if a.is_external() {
+            let text = if a == Algorithm::Dxp {
+                "dxp:seed=5,addr=localhost:27531".to_string()
+            } else if a.is_external() {
                 format!("{}:seed=5,cmd=engine", a.name())
             } else {
                 format!("{}:seed=5", a.name())
@@ -960,6 +1004,8 @@ mod tests {
             "brs:depth=4,tt=16",
             "random:seed=18446744073709551615",
             "hub:time=1s,cmd=scan hub --level 3,x",
+            "dxp:time=100ms,addr=127.0.0.1:27532",
+            "dxp:time=1s,addr=[::1]:27531,seed=2,cmd=./run-scan dxp",
         ] {
             let s = spec(text);
             assert_eq!(s.to_string(), text);
@@ -1024,6 +1070,31 @@ mod tests {
             Err(SpecError::NotKeyValue { .. })
         ));
         assert!(matches!("hub:time=1s".parse::<AgentSpec>(), Err(SpecError::Missing { .. })));
+        // DamExchange: an address is needed, a command is not; no depth.
+        let s = spec("dxp:addr=127.0.0.1:27531,time=1s,cmd=scan dxp");
+        assert_eq!(
+            (s.addr.as_deref(), s.cmd.as_deref(), s.time),
+            (Some("127.0.0.1:27531"), Some("scan dxp"), Some(Duration::from_secs(1)))
+        );
+        assert_eq!(spec("dxp:addr=localhost:27531").budget().time, Some(DEFAULT_TIME));
+        assert!(matches!(
+            "dxp:time=1s,cmd=scan dxp".parse::<AgentSpec>(),
+            Err(SpecError::Missing { key: "addr", .. })
+        ));
+        let e = "dxp:cmd=scan dxp,addr=h:1".parse::<AgentSpec>().unwrap_err();
+        assert!(e.to_string().contains("put it last"), "{e}");
+        for bad in ["localhost", ":27531", "localhost:0", "localhost:65536", "a b:1", "h:x"] {
+            let e = format!("dxp:addr={bad}").parse::<AgentSpec>();
+            assert!(matches!(e, Err(SpecError::BadValue { key: "addr", .. })), "{bad}: {e:?}");
+        }
+        assert!(matches!(
+            "dxp:addr=h:1,depth=3".parse::<AgentSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            "hub:addr=h:1,cmd=x".parse::<AgentSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
     }
 
     #[test]
@@ -1064,6 +1135,8 @@ mod tests {
         assert_eq!(e.to_string(), "unknown evaluation \"learned\"; this game has: default, zero");
         let e = kit.build(&spec("hub:cmd=x"), 1).err().unwrap();
         assert_eq!(e, SpecError::UnsupportedEngine { agent: "hub" });
+        let e = kit.build(&spec("dxp:addr=localhost:27531"), 1).err().unwrap();
+        assert_eq!(e, SpecError::UnsupportedEngine { agent: "dxp" });
     }
 
     #[test]

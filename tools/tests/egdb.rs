@@ -61,6 +61,13 @@ fn the_command_builds_lists_probes_and_verifies() {
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
     let e = egdb(&dir, &["verify"]).unwrap_err();
     assert!(e.contains("empty5.egdb") && e.contains("cut short"), "{e}");
+    // One changed byte in the data: an error naming the file, never other verdicts.
+    let mut damaged = bytes.clone();
+    let at = bytes.len() - 3;
+    damaged[at] ^= 0x40;
+    std::fs::write(&file, &damaged).unwrap();
+    let e = egdb(&dir, &["verify"]).unwrap_err();
+    assert!(e.contains("empty5.egdb") && e.contains("damaged"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

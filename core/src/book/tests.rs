@@ -301,3 +301,14 @@ fn a_hash_collision_never_gives_an_illegal_move() {
     assert!(book.moves(&game, &after).is_empty());
     assert!(book.choose::<ChaCha8Rng>(&game, &after, 0.0, None).is_none());
 }
+
+/// Random and mutated book files: an error or a book, never a panic; a book read writes a
+/// text that reads back to the same book.
+#[test]
+fn random_and_mutated_books_read_or_fail_cleanly() {
+    let game = TicTacToe;
+    let text = small_book(40).write(&game).unwrap();
+    let read = |t: &str| Book::parse(&game, t).and_then(|b| b.write(&game));
+    crate::testing::check_parser(&[text], |t: &String| t.clone(), read, 2_000, 27)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

@@ -210,7 +210,7 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
             .map_err(|e| corrupt(format!("damaged data: {e:?}")))?;
         if table.values.len() as u64 != table.indices {
             return Err(corrupt(format!(
-                "{} values where the header says {}",
+                "{} values where the header says {}: the file is damaged",
                 table.values.len(),
                 table.indices
             )));

@@ -69,8 +69,11 @@ impl<S: Copy + Eq + Hash> Tables<S> {
                     return Err(TableFileError::Corrupt {
                         path,
                         reason: format!(
-                            "holds {} with {} indices, not this slice",
-                            header.set, header.indices
+                            "holds {:.80} with {} indices, not this slice ({} with {})",
+                            header.set,
+                            header.indices,
+                            set,
+                            game.slice_size(slice)
                         ),
                     });
                 }

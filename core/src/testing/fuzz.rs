@@ -4,7 +4,8 @@
 //!
 //! [`check_text_formats`] runs these properties on a game's [`Notation`] (positions and
 //! moves); [`check_parser`] on any parser with a formatter, such as a record format, a
-//! protocol's line reader or an option string.
+//! protocol's line reader or an option string; [`check_reader`] on anything that reads input
+//! without writing it back (a protocol's line handler).
 
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -165,6 +166,43 @@ where
         }))?;
     }
     verdict(runner.run(&any_text(), |text| round_trip(&text)))
+}
+
+/// Feeds `read` (a protocol's line handler, a reader of some input) `cases` random inputs
+/// (seeded by `seed`): each of `samples` mutated, and random text. Passes when `read` never
+/// panics and never returns `Err` (its own check of what it made of the input, such as
+/// "every answer is a line of the protocol").
+///
+/// ```
+/// use ply::testing::check_reader;
+///
+/// let read = |line: &str| match line.trim().parse::<i64>() {
+///     Ok(n) if n.checked_mul(2).is_none() => Err(format!("{n} doubles past i64")),
+///     _ => Ok(()),
+/// };
+/// assert!(check_reader(&["12", "-7"], read, 300, 4).is_ok());
+/// ```
+///
+/// # Errors
+/// The first failure proptest finds, shrunk, with its input.
+pub fn check_reader(
+    samples: &[&str],
+    read: impl Fn(&str) -> Result<(), String>,
+    cases: u32,
+    seed: u64,
+) -> Result<(), String> {
+    let one = |text: &str| -> Result<(), TestCaseError> {
+        no_panic(|| format!("reading {text:?}"), || read(text))?
+            .map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))
+    };
+    let mut runner = runner(cases, seed);
+    if !samples.is_empty() {
+        let strategy = (0..samples.len(), mutations());
+        verdict(runner.run(&strategy, |(i, changes)| {
+            one(&changes.iter().fold(samples[i].to_string(), |t, m| m.apply(&t)))
+        }))?;
+    }
+    verdict(runner.run(&any_text(), |text| one(&text)))
 }
 
 /// Checks a game's [`Notation`] with proptest on `cases` random positions (seeded random

@@ -13,7 +13,7 @@ mod fuzz;
 mod packing;
 
 pub use conformance::*;
-pub use fuzz::{any_text, check_parser, check_text_formats, mutations, Mutation};
+pub use fuzz::{any_text, check_parser, check_reader, check_text_formats, mutations, Mutation};
 pub use packing::check_packing;
 
 use rand::{Rng, SeedableRng};
@@ -64,4 +64,53 @@ pub fn visit_random_games<G: Game>(
         }
     }
     seen
+}
+
+/// Checks that `eval` is zero-sum on a two-player game: at every position of `games` seeded
+/// random games (up to `max_plies` plies, terminal positions skipped), the value for the
+/// first player is minus the value for the second, and its magnitude stays below `bound`.
+/// Returns the number of positions checked.
+///
+/// ```
+/// use ply::games::ConnectFour;
+/// use ply::testing::check_zero_sum_evaluation;
+///
+/// let eval = ply::eval::GameEval;
+/// let checked = check_zero_sum_evaluation(&ConnectFour::standard(), &eval, 5, 20, 1, 1_000_000);
+/// assert!(checked.unwrap() > 20);
+/// ```
+///
+/// # Errors
+/// The first position where it is not, in the state's `Debug` form.
+pub fn check_zero_sum_evaluation<G, E>(
+    game: &G,
+    eval: &E,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    bound: i64,
+) -> Result<usize, String>
+where
+    G: Game,
+    E: crate::eval::Evaluator<G>,
+{
+    use num_traits::ToPrimitive;
+    let mut checked = 0;
+    let mut failure = None;
+    visit_random_games(game, games, max_plies, seed, |state| {
+        if failure.is_some() || game.outcome(state).is_some() {
+            return;
+        }
+        let first = eval.evaluate(game, state, crate::Player::FIRST);
+        let second = eval.evaluate(game, state, crate::Player::SECOND);
+        let magnitude = first.to_f64().map_or(f64::INFINITY, f64::abs);
+        if first != -second || magnitude >= bound as f64 {
+            failure = Some(format!(
+                "{first:?} for the first player, {second:?} for the second (bound {bound}) at \
+                 {state:?}"
+            ));
+        }
+        checked += 1;
+    });
+    failure.map_or(Ok(checked), Err)
 }

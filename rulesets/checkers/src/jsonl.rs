@@ -48,7 +48,7 @@
 //! assert_eq!(reply.len(), 2);
 //! ```
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -454,27 +454,16 @@ fn serve_with(
 /// The next non-blank line of `input` (`None` at its end), or why a line cannot be a request:
 /// it is not UTF-8 text, or it is longer than [`MAX_LINE`] (the rest of it is skipped).
 fn next_request(input: &mut impl BufRead) -> io::Result<Option<Result<String, String>>> {
-    let mut bytes = Vec::new();
+    use ply::lines::{read_line, Line};
     loop {
-        bytes.clear();
-        let n = (&mut *input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)?;
-        if n == 0 {
-            return Ok(None);
-        }
-        if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
-            let mut rest = Vec::new();
-            while !rest.ends_with(b"\n") {
-                rest.clear();
-                if (&mut *input).take(64 * 1024).read_until(b'\n', &mut rest)? == 0 {
-                    break;
-                }
+        match read_line(input, MAX_LINE)? {
+            None => return Ok(None),
+            Some(Line::Text(line)) if line.trim().is_empty() => {}
+            Some(Line::Text(line)) => return Ok(Some(Ok(line))),
+            Some(Line::NotUtf8) => return Ok(Some(Err("the line is not UTF-8 text".into()))),
+            Some(Line::TooLong(_)) => {
+                return Ok(Some(Err(format!("request longer than {MAX_LINE} bytes"))))
             }
-            return Ok(Some(Err(format!("request longer than {MAX_LINE} bytes"))));
-        }
-        match String::from_utf8(std::mem::take(&mut bytes)) {
-            Ok(line) if line.trim().is_empty() => {}
-            Ok(line) => return Ok(Some(Ok(line))),
-            Err(_) => return Ok(Some(Err("the line is not UTF-8 text".to_string()))),
         }
     }
 }
@@ -753,7 +742,7 @@ mod tests {
         pending: Vec<u8>,
     }
 
-    impl Read for Fed {
+    impl io::Read for Fed {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
             if self.pending.is_empty() {
                 match self.chunks.recv() {

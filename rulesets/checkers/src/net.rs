@@ -162,20 +162,14 @@ impl Evaluator<EnglishCheckers> for CheckersNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply::testing::visit_random_games;
+    use ply::testing::check_zero_sum_evaluation;
 
     #[test]
     fn the_embedded_networks_load_and_are_antisymmetric() {
         let eval = CheckersNet::default();
         for rules in [Rules::Standard, Rules::Deepomatic] {
             let game = EnglishCheckers::new(8, rules).unwrap();
-            let mut seen = 0;
-            visit_random_games(&game, 10, 200, 3, |state| {
-                let v = eval.evaluate(&game, state, Player::FIRST);
-                assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
-                assert!(v.abs() < 30_000);
-                seen += 1;
-            });
+            let seen = check_zero_sum_evaluation(&game, &eval, 10, 200, 3, 30_000).unwrap();
             assert!(seen > 100);
         }
     }

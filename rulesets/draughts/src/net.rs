@@ -128,16 +128,10 @@ mod tests {
 
     #[test]
     fn the_embedded_network_loads_and_is_antisymmetric() {
-        use ply::testing::visit_random_games;
-        let eval = DraughtsNet::default();
         let game = InternationalDraughts::new();
-        let mut seen = 0;
-        visit_random_games(&game, 10, 200, 3, |state| {
-            let v = eval.evaluate(&game, state, Player::FIRST);
-            assert_eq!(v, -eval.evaluate(&game, state, Player::SECOND));
-            assert!(v.abs() < 30_000);
-            seen += 1;
-        });
+        let eval = DraughtsNet::default();
+        let seen =
+            ply::testing::check_zero_sum_evaluation(&game, &eval, 10, 200, 3, 30_000).unwrap();
         assert!(seen > 100);
     }
 

@@ -277,6 +277,21 @@ mod tests {
         out
     }
 
+    /// Random and mutated referee input: a turn or an error, never a panic.
+    #[test]
+    fn random_and_mutated_input_reads_as_a_turn_or_an_error() {
+        let game = Impasse::new();
+        let first = format!("w\n{}", referee_turn(&game, &game.initial_state(), "null"));
+        let samples = [first.as_str(), "b\n", "w\n........\n"];
+        let read = |text: &str| -> Result<(), String> {
+            if let Ok(mut session) = Session::new(text.as_bytes()) {
+                while let Ok(Some(_)) = session.read_turn() {}
+            }
+            Ok(())
+        };
+        ply::testing::check_reader(&samples, read, 1_000, 33).unwrap_or_else(|e| panic!("{e}"));
+    }
+
     #[test]
     fn an_endless_line_is_an_error_not_a_growing_buffer() {
         // An input that never ends its line: the bot reads MAX_LINE + 1 bytes of it, no more.

@@ -384,29 +384,15 @@ pub enum Pondering {
 /// The longest line [`serve`] keeps, in bytes; the rest of a longer line is read and dropped.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// The next line of `input`: `Ok(text)`, or `Err(what it is)` for a line that is not UTF-8
-/// text or is longer than [`MAX_LINE`]; `None` at the end of the input.
+/// The next line of `input` ([`ply::lines::read_line`]): `Ok(text)`, or `Err(what it is)`
+/// for a line that is not UTF-8 text or is longer than [`MAX_LINE`]; `None` at the end of
+/// the input.
 fn next_line<R: BufRead>(input: &mut R) -> io::Result<Option<Result<String, &'static str>>> {
-    let mut line = Vec::new();
-    let limit = MAX_LINE as u64 + 1;
-    if io::Read::take(&mut *input, limit).read_until(b'\n', &mut line)? == 0 {
-        return Ok(None);
-    }
-    if line.last() != Some(&b'\n') && line.len() as u64 == limit {
-        // Drop the rest of the line.
-        let mut rest = Vec::new();
-        while io::Read::take(&mut *input, limit).read_until(b'\n', &mut rest)? > 0 {
-            if rest.last() == Some(&b'\n') {
-                break;
-            }
-            rest.clear();
-        }
-        return Ok(Some(Err("too long")));
-    }
-    while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-        line.pop();
-    }
-    Ok(Some(String::from_utf8(line).map_err(|_| "not UTF-8 text")))
+    Ok(ply::lines::read_line(input, MAX_LINE)?.map(|line| match line {
+        ply::lines::Line::Text(text) => Ok(text),
+        ply::lines::Line::NotUtf8 => Err("not UTF-8 text"),
+        ply::lines::Line::TooLong(_) => Err("too long"),
+    }))
 }
 
 /// Runs an NBoard session: reads commands from `input` on a thread of its own and answers
@@ -492,6 +478,41 @@ mod tests {
     use super::*;
     use ply::search::SearchError;
     use std::time::Duration;
+
+    /// Random and mutated GUI lines: no panic, and every answer is a line of the protocol.
+    #[test]
+    fn random_and_mutated_lines_get_answers_of_the_protocol() {
+        let samples = [
+            "nboard 2",
+            "set depth 2",
+            "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)",
+            "move d3/0.5/1.2",
+            "F5",
+            "ping 7",
+            "go",
+            "hint 3",
+            "learn",
+            "set contempt 0",
+        ];
+        let read = |line: &str| -> Result<(), String> {
+            let mut engine =
+                NBoard::new(ply::search::alphabeta::AlphaBeta::new().with_tt_mb(1), "ply");
+            engine.handle("set depth 2");
+            for answer in engine.handle(line) {
+                let word = answer.split_whitespace().next().unwrap_or("");
+                let known = ["set", "pong", "status", "===", "search", "learned", "nodestats"];
+                if !known.contains(&word) {
+                    return Err(format!("answered {answer:?}"));
+                }
+            }
+            // The session goes on.
+            match engine.handle("ping 1").as_slice() {
+                [pong] if pong == "pong 1" => Ok(()),
+                other => Err(format!("then answered ping with {other:?}")),
+            }
+        };
+        ply::testing::check_reader(&samples, read, 1_000, 31).unwrap_or_else(|e| panic!("{e}"));
+    }
 
     /// Plays the first legal move and expects the first legal reply. Every search is
     /// counted (true for a ponder search); with `patient`, a ponder search waits for its

@@ -154,8 +154,8 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
 }
 
 /// Reads an openings file: one position per line, blank lines and `#` comments skipped.
-fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
     Ok(text
         .lines()
         .map(str::trim)
@@ -753,5 +753,61 @@ mod tests {
         let s = t.standings();
         assert!(s.agent(0).mean_rank() < s.agent(1).mean_rank(), "{}", t.table());
         assert!(t.table().contains("mean rank"));
+    }
+
+    /// DamExchange engines through the tournament: ply's own server plays whole games with
+    /// either colour and no forfeit; a server that answers garbage, or an illegal move,
+    /// forfeits each of its games and the run goes on.
+    #[test]
+    fn dxp_engines_play_through_the_arena_and_a_broken_one_forfeits() {
+        use crate::engines::dxp::testing::{codec, ply_server, scripted_server};
+        use ply::search::baseline::Greedy;
+        use std::io::Write;
+        use std::time::Duration;
+
+        let mut r = Registry::new();
+        r.add(
+            GameEntry::new("international-draughts", "international draughts", |_| {
+                Ok(ply_draughts::InternationalDraughts::new())
+            })
+            .dxp(codec()),
+        );
+        let run = |server: std::net::SocketAddr| {
+            let a = args(&format!(
+                "--game international-draughts --games 4 --threads 1 --seed 3 --quiet \
+                 --max-plies 300 dxp:addr={server},time=20ms random"
+            ));
+            let configs = plan(&r, &a).unwrap();
+            let mut out = Vec::new();
+            let mut sink = |rec: &GameRecord| -> Result<(), String> {
+                out.push(rec.clone());
+                Ok(())
+            };
+            play(&r, &configs, &a.options, &[], &mut sink).unwrap();
+            out
+        };
+        let records = run(ply_server(Greedy::with_seed(1), Duration::from_secs(60)));
+        assert_eq!(records.len(), 4);
+        for rec in &records {
+            assert!(rec.forfeit.is_none(), "{rec:?}");
+            assert!(rec.moves.len() > 10, "{rec:?}");
+        }
+        for reply in ["garbage", "M0000322300"] {
+            let broken = scripted_server(move |mut rd, mut w| {
+                // Accept, then answer the first move asked for with the broken reply.
+                if rd.read(None).is_ok() {
+                    let _ = w.write_all(format!("A{:<32}0\0{reply}\0", "broken").as_bytes());
+                }
+                while rd.read(None).is_ok_and(|m| m.is_some()) {}
+            });
+            let records = run(broken);
+            assert_eq!(records.len(), 4, "{reply}");
+            for rec in &records {
+                let reason = rec.forfeit.as_deref().unwrap_or_else(|| panic!("{rec:?}"));
+                assert!(reason.contains("dxp") && reason.contains("forfeits"), "{reason}");
+                let random_seat = rec.seats.iter().position(|&a| a == 1).unwrap();
+                assert_eq!(rec.result, results::GameResult::Winner(random_seat), "{reason}");
+            }
+        }
     }
 }

@@ -151,8 +151,7 @@ fn rules_text(options: &GameOptions) -> String {
 
 /// Reads a book file of `game`.
 fn read_book<G: ToolGame>(game: &G, path: &Path) -> Result<Book<G>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
     Book::parse(game, &text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -301,8 +300,7 @@ fn probe<G: ToolGame>(
 ) -> Result<(), String> {
     let (book, name) = match &args.book {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
             // The header names the game: say so before any move fails to read.
             let other =
                 text.lines().map(str::trim).take_while(|l| !l.contains('|')).find_map(|l| {

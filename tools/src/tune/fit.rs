@@ -340,8 +340,7 @@ pub fn run<G: ToolGame, F: Features<G>>(
     }
     let start = match &args.start {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
             let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let scaled = weights.for_features::<G, F>(features)?;
             let start: Vec<f64> = scaled.iter().map(|&w| f64::from(w / weights.scale)).collect();

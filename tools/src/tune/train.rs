@@ -227,8 +227,7 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     }
     let mut net = match &args.start {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes = crate::files::read_bytes(path, crate::files::MAX_BINARY)?;
             Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Network::random(inputs.inputs(), args.hidden, inputs.buckets(), args.seed),

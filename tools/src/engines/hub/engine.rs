@@ -713,6 +713,47 @@ mod tests {
         assert_eq!(text.matches("done move=").count(), 1, "{text}");
     }
 
+    /// Random and mutated GUI lines: no panic, every answer is a line of the protocol, and
+    /// the session goes on.
+    #[test]
+    fn random_and_mutated_lines_get_answers_of_the_protocol() {
+        let samples = [
+            "hub",
+            "init",
+            "set-param name=variant value=normal",
+            "level depth=2",
+            "level move-time=0.01",
+            "pos pos=\"xxxxxxxxx.xx..x......o..o..oooo\" moves=\"d1\"",
+            "new-game",
+            "go think",
+            "go ponder",
+            "ping",
+            "stop",
+            "ponder-hit",
+        ];
+        let read = |line: &str| -> Result<(), String> {
+            let mut engine = HubEngine::new(TicTacToe, codec(), AlphaBeta::new().with_tt_mb(1));
+            let mut out = Vec::new();
+            engine.handle("level depth=2", &mut out);
+            out.clear();
+            engine.handle(line, &mut out);
+            let known = ["id", "param", "wait", "ready", "info", "done", "pong", "error"];
+            for answer in &out {
+                let word = answer.split_whitespace().next().unwrap_or("");
+                if !known.contains(&word) {
+                    return Err(format!("answered {answer:?}"));
+                }
+            }
+            out.clear();
+            engine.handle("ping", &mut out);
+            if out != ["pong"] {
+                return Err(format!("then answered ping with {out:?}"));
+            }
+            Ok(())
+        };
+        ply::testing::check_reader(&samples, read, 3_000, 32).unwrap_or_else(|e| panic!("{e}"));
+    }
+
     /// `pong` comes after the answers to every command before its `ping`.
     #[test]
     fn pong_never_overtakes_an_earlier_answer() {

@@ -275,7 +275,7 @@ mod tests {
         .map(|l| parse_line(l).unwrap())
         .collect();
         let write = |l: &Option<ParsedLine>| l.as_ref().map_or(String::new(), write_line);
-        ply::testing::check_parser(&lines, write, parse_line, 3_000, 21)
+        ply::testing::check_parser(&lines, write, parse_line, 10_000, 21)
             .unwrap_or_else(|e| panic!("{e}"));
     }
 

@@ -1,0 +1,450 @@
+//! The initiator's side of DamExchange: an engine listening on a TCP port (Scan's `dxp` mode,
+//! ply's `international_draughts dxp`) as an [`Agent`] for any game with a [`DxpCodec`].
+//!
+//! On its first move of a game the client connects (starting the server program first when
+//! it has one), sends a game request from the game's start with the engine playing the side
+//! to move, and once it is accepted sends the moves the other seat played since the start.
+//! From then on each move sends the opponent's moves and reads the engine's. The connection
+//! lasts from game to game; a game left unfinished is ended with `GAMEEND` (`0`, stop code `0`
+//! between games, `1` when the client is dropped). Anything the protocol does not allow (a
+//! malformed or illegal message, a `GAMEEND` mid-game, silence past the deadline) is an
+//! engine error: the game is forfeited, the connection closed (and the server program
+//! killed), and the next game starts afresh.
+
+use std::io;
+use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
+use ply::Game;
+
+use super::protocol::{
+    write_message, Acceptance, BackAnswer, Color, DxpCodec, EndReason, GameRequest, Message,
+    MessageReader, ReadError, StopCode, TimeControl, VERSION,
+};
+use crate::engines::process::answer_deadline;
+
+/// How long one connection attempt may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a server program started by the client may take to accept a connection, and a
+/// server to answer a game request.
+pub const STARTUP: Duration = Duration::from_secs(30);
+
+/// How long a write may block (a server that stopped reading).
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The name ply gives in its game requests.
+pub const INITIATOR: &str = "ply";
+
+/// The server program started by `cmd=`, in a process group of its own.
+struct ServerProcess {
+    command: String,
+    child: Child,
+}
+
+impl ServerProcess {
+    fn start(command: &str) -> io::Result<ServerProcess> {
+        let mut shell = Command::new("sh");
+        shell.arg("-c").arg(command).stdin(Stdio::null()).stdout(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut shell, 0);
+        let child = shell.stderr(Stdio::null()).spawn()?;
+        Ok(ServerProcess { command: command.to_string(), child })
+    }
+
+    /// The program's exit, if it has ended.
+    fn exited(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(status.to_string()),
+            Ok(None) => None,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        // A server ends by itself when its connection closes (Scan does): give it a moment,
+        // then end whatever is left of its group.
+        for _ in 0..40 {
+            if self.exited().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An open connection.
+struct Link {
+    writer: TcpStream,
+    reader: MessageReader<TcpStream>,
+}
+
+impl Link {
+    fn open(stream: TcpStream) -> io::Result<Link> {
+        stream.set_nodelay(true)?;
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        let reader = MessageReader::new(stream.try_clone()?);
+        Ok(Link { writer: stream, reader })
+    }
+
+    fn send(&mut self, message: &Message) -> Result<(), String> {
+        write_message(&mut self.writer, message).map_err(|e| format!("sending {message}: {e}"))
+    }
+
+    /// Closes the connection from this side first, so that the server's port is not held in
+    /// TIME_WAIT and a server started again can listen on it at once.
+    fn close(self) {
+        let _ = self.writer.shutdown(Shutdown::Both);
+    }
+}
+
+/// The DamExchange game the engine is playing.
+struct Session<G: Game> {
+    /// Where in the client's game the session's start is: `moves[offset..]` are its moves.
+    offset: usize,
+    /// The moves the engine knows (sent to it or received from it), from the session's start.
+    known: Vec<G::Move>,
+    /// The engine's colour.
+    colour: Color,
+    /// The game's time control and the time the engine has used of it.
+    clock: TimeControl,
+    used: Duration,
+}
+
+/// An engine speaking DamExchange on a TCP port.
+pub struct DxpClient<G: Game> {
+    codec: DxpCodec<G>,
+    addr: String,
+    command: Option<String>,
+    name: String,
+    server: Option<ServerProcess>,
+    link: Option<Link>,
+    session: Option<Session<G>>,
+    /// The game so far: where it started and the moves played since.
+    game_start: Option<G::State>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> DxpClient<G> {
+    /// A client of the server at `addr` (`HOST:PORT`); with `command`, the server program is
+    /// started through the shell before the first connection (and again after a failure),
+    /// and killed with its process group when the client is dropped.
+    pub fn new(addr: &str, command: Option<&str>, codec: DxpCodec<G>) -> Self {
+        DxpClient {
+            codec,
+            addr: addr.to_string(),
+            command: command.map(str::to_string),
+            name: "dxp".into(),
+            server: None,
+            link: None,
+            session: None,
+            game_start: None,
+            moves: Vec::new(),
+        }
+    }
+
+    fn address(&self) -> Result<SocketAddr, String> {
+        self.addr
+            .to_socket_addrs()
+            .map_err(|e| format!("bad address {}: {e}", self.addr))?
+            .next()
+            .ok_or_else(|| format!("{} has no address", self.addr))
+    }
+
+    /// The open connection, connecting (and starting the server program) if needed.
+    fn link(&mut self) -> Result<&mut Link, String> {
+        if self.link.is_none() {
+            let addr = self.address()?;
+            let stream = match &self.command {
+                None => TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)
+                    .map_err(|e| format!("cannot connect to {}: {e}", self.addr))?,
+                Some(command) => {
+                    if self.server.is_none() {
+                        let p = ServerProcess::start(command)
+                            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+                        self.server = Some(p);
+                    }
+                    let server = self.server.as_mut().ok_or("no server program")?;
+                    connect_to_started(server, addr, &self.addr)?
+                }
+            };
+            let link = Link::open(stream).map_err(|e| format!("{}: {e}", self.addr))?;
+            self.link = Some(link);
+        }
+        self.link.as_mut().ok_or_else(|| "no connection".to_string())
+    }
+
+    /// Ends the game in progress, if any, with `GAMEEND` (reason unknown).
+    fn end_session(&mut self, stop: StopCode) -> Result<(), String> {
+        if self.session.take().is_some() {
+            if let Some(link) = &mut self.link {
+                link.send(&Message::GameEnd { reason: EndReason::Unknown, stop })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After a failure: the connection and the server program go, the next move starts a
+    /// new game on a new connection.
+    fn break_link(&mut self) {
+        let _ = self.end_session(StopCode::NoMoreGames);
+        if let Some(link) = self.link.take() {
+            link.close();
+        }
+        self.server = None;
+    }
+
+    /// True if `state` is where the game's start and moves lead.
+    fn leads_to(&self, game: &G, state: &G::State) -> bool {
+        let Some(start) = &self.game_start else { return false };
+        let mut s = start.clone();
+        for &mv in &self.moves {
+            game.apply(&mut s, mv);
+        }
+        s == *state
+    }
+
+    /// True if none of `self.moves[from..]` was played by `colour`.
+    fn only_opponent_moved(&self, game: &G, from: usize, colour: Color) -> Result<bool, String> {
+        let Some(start) = &self.game_start else { return Ok(false) };
+        let mut s = start.clone();
+        for (i, &mv) in self.moves.iter().enumerate() {
+            if i >= from && self.codec.to_move(game, &s)? == colour {
+                return Ok(false);
+            }
+            game.apply(&mut s, mv);
+        }
+        Ok(true)
+    }
+
+    /// The state after `self.moves[..n]`.
+    fn state_after(&self, game: &G, n: usize) -> Option<G::State> {
+        let mut s = self.game_start.clone()?;
+        for &mv in &self.moves[..n] {
+            game.apply(&mut s, mv);
+        }
+        Some(s)
+    }
+
+    /// True if the session in progress is this game, with only the opponent's moves since
+    /// the engine's last.
+    fn session_continues(&self, game: &G, colour: Color) -> Result<bool, String> {
+        let Some(session) = &self.session else { return Ok(false) };
+        let known_end = session.offset + session.known.len();
+        Ok(session.colour == colour
+            && known_end <= self.moves.len()
+            && self.moves[session.offset..known_end] == session.known[..]
+            && self.only_opponent_moved(game, known_end, colour)?)
+    }
+
+    /// Starts a DamExchange game at `self.moves[offset..]` with the engine playing `colour`.
+    fn request_game(
+        &mut self,
+        game: &G,
+        offset: usize,
+        colour: Color,
+        budget: &Budget,
+    ) -> Result<(), String> {
+        let start = self.state_after(game, offset).ok_or("no game start")?;
+        let text = (self.codec.position)(game, &start);
+        let position = (text != (self.codec.position)(game, &game.initial_state())).then_some(text);
+        let per_move =
+            budget.time.or(budget.clock.map(|c| c.allotment())).unwrap_or(Duration::from_secs(1));
+        let clock = TimeControl::for_move_time(per_move);
+        let request = Message::GameReq(GameRequest {
+            version: VERSION,
+            initiator: INITIATOR.into(),
+            follower: colour,
+            minutes: clock.minutes,
+            moves: clock.moves,
+            position,
+        });
+        let link = self.link()?;
+        link.send(&request)?;
+        let started = Instant::now();
+        let name = loop {
+            match read(link, started + STARTUP, "answer to the game request", started)? {
+                Message::GameAcc { name, code: Acceptance::Accepted } => break name,
+                Message::GameAcc { code, .. } => {
+                    return Err(format!("the game request was refused: {code}"));
+                }
+                // What is left of an earlier game (the server's reply to our GAMEEND), talk.
+                Message::GameEnd { .. } | Message::Chat(_) => {}
+                Message::BackReq { .. } => {
+                    link.send(&Message::BackAcc(BackAnswer::NotSupported))?;
+                }
+                other => return Err(format!("{other} instead of an answer to the game request")),
+            }
+        };
+        if !name.trim().is_empty() {
+            self.name = format!("dxp({})", name.trim());
+        }
+        self.session =
+            Some(Session { offset, known: Vec::new(), colour, clock, used: Duration::ZERO });
+        Ok(())
+    }
+
+    fn try_choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, String> {
+        let started = Instant::now();
+        if !self.leads_to(game, state) {
+            // Not this game's continuation: a game of its own from here.
+            self.end_session(StopCode::NextGame)?;
+            self.game_start = Some(state.clone());
+            self.moves.clear();
+        }
+        let colour = self.codec.to_move(game, state)?;
+        if !self.session_continues(game, colour)? {
+            self.end_session(StopCode::NextGame)?;
+            // From the game's start if the engine has not had to move since, else from here.
+            let offset =
+                if self.only_opponent_moved(game, 0, colour)? { 0 } else { self.moves.len() };
+            self.request_game(game, offset, colour, budget)?;
+        }
+        // The opponent's moves the engine has not seen.
+        let session = self.session.as_mut().ok_or("no game in progress")?;
+        let unsent = self.moves[session.offset + session.known.len()..].to_vec();
+        let link = self.link.as_mut().ok_or("no connection")?;
+        for mv in unsent {
+            link.send(&Message::Move(self.codec.move_message(game, mv, 0)))?;
+            session.known.push(mv);
+        }
+        // The engine's move: within the budget's deadline, or its clock's if that is later
+        // (an engine may spend more than the average on a move).
+        let left = session.clock.total().saturating_sub(session.used);
+        let deadline = answer_deadline(budget, started, Instant::now())
+            .max(started + left + Duration::from_secs(5));
+        loop {
+            match read(link, deadline, "move", started)? {
+                Message::Move(m) => {
+                    let mv = self.codec.find_move(game, state, &m)?;
+                    let elapsed = started.elapsed();
+                    session.known.push(mv);
+                    session.used += elapsed;
+                    return Ok(SearchReport::instant(mv, elapsed));
+                }
+                Message::Chat(_) => {}
+                Message::BackReq { .. } => {
+                    link.send(&Message::BackAcc(BackAnswer::NotSupported))?;
+                }
+                Message::GameEnd { reason, .. } => {
+                    return Err(format!("the engine ended the game: reason {reason}"));
+                }
+                other => return Err(format!("unexpected {other} instead of a move")),
+            }
+        }
+    }
+}
+
+/// Connects to a server program just started, retrying until it listens.
+fn connect_to_started(
+    server: &mut ServerProcess,
+    addr: SocketAddr,
+    name: &str,
+) -> Result<TcpStream, String> {
+    let deadline = Instant::now() + STARTUP;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match TcpStream::connect_timeout(
+            &addr,
+            left.clamp(Duration::from_millis(1), CONNECT_TIMEOUT),
+        ) {
+            Ok(stream) => return Ok(stream),
+            Err(e) => {
+                if let Some(status) = server.exited() {
+                    return Err(format!(
+                        "`{}` ended ({status}) before accepting a connection on {name}",
+                        server.command
+                    ));
+                }
+                if Instant::now() >= deadline {
+                    return Err(format!(
+                        "`{}` did not accept a connection on {name} within {} s: {e}",
+                        server.command,
+                        STARTUP.as_secs()
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+}
+
+/// The next message, or an error that says what was awaited since when.
+fn read(
+    link: &mut Link,
+    deadline: Instant,
+    awaited: &str,
+    since: Instant,
+) -> Result<Message, String> {
+    match link.reader.read(Some(deadline)) {
+        Ok(Some(m)) => Ok(m),
+        Ok(None) => Err(format!("the server closed the connection (awaiting its {awaited})")),
+        Err(ReadError::TimedOut) => {
+            Err(format!("no {awaited}: silent for {:.1} s", since.elapsed().as_secs_f64()))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+impl<G: Game> Agent<G> for DxpClient<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &mut self,
+        game: &G,
+        position: Position<'_, G::State>,
+        budget: &Budget,
+    ) -> Result<SearchReport<G::Move>, SearchError> {
+        if self.game_start.is_none() {
+            self.game_start = Some(position.state.clone());
+            self.moves.clear();
+        }
+        self.try_choose(game, position.state, budget).map_err(|reason| {
+            self.break_link();
+            SearchError::Engine { engine: "dxp", reason: format!("{}: {reason}", self.addr) }
+        })
+    }
+
+    fn observe(&mut self, _game: &G, state_before: &G::State, mv: G::Move) {
+        if self.game_start.is_none() {
+            self.game_start = Some(state_before.clone());
+        }
+        self.moves.push(mv);
+    }
+
+    fn new_game(&mut self) {
+        if self.end_session(StopCode::NextGame).is_err() {
+            self.break_link();
+        }
+        self.game_start = None;
+        self.moves.clear();
+    }
+}
+
+impl<G: Game> Drop for DxpClient<G> {
+    fn drop(&mut self) {
+        self.break_link();
+    }
+}

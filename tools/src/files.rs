@@ -1,0 +1,67 @@
+//! Reading the files a user names (books, openings, weights, networks, game records) with a
+//! size limit: a wrong path to a huge file is a clear error, not a program that fills memory.
+
+use std::io::Read;
+use std::path::Path;
+
+/// The most a text file given to a tool may hold: 256 MiB (the largest book or openings file
+/// ply writes is a few megabytes).
+pub const MAX_TEXT: u64 = 256 << 20;
+
+/// The most a binary file given to a tool may hold (a network's weights): 1 GiB.
+pub const MAX_BINARY: u64 = 1 << 30;
+
+/// Reads the file at `path` whole if it holds at most `max` bytes.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("ply-files-doc-{}", std::process::id()));
+/// std::fs::write(&path, b"0123456789").unwrap();
+/// assert_eq!(ply_tools::files::read_bytes(&path, 10).unwrap().len(), 10);
+/// let e = ply_tools::files::read_bytes(&path, 9).unwrap_err();
+/// assert!(e.contains("more than the 9 bytes"), "{e}");
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
+///
+/// # Errors
+/// The path and why: it cannot be read, or it is larger than `max`.
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a file of exactly `max` bytes from a larger one, without
+    // trusting the size the file system reports (a pipe or a growing file has none).
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{shown} holds more than the {max} bytes such a file may have"));
+    }
+    Ok(bytes)
+}
+
+/// Reads the text file at `path` whole if it holds at most `max` bytes of UTF-8.
+///
+/// # Errors
+/// As [`read_bytes`], or the file is not UTF-8 text.
+pub fn read_text(path: &Path, max: u64) -> Result<String, String> {
+    String::from_utf8(read_bytes(path, max)?).map_err(|e| {
+        format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_over_the_limit_or_not_text_are_errors() {
+        let path = std::env::temp_dir().join(format!("ply-files-{}", std::process::id()));
+        std::fs::write(&path, "ab\ncd").unwrap();
+        assert_eq!(read_text(&path, 5).unwrap(), "ab\ncd");
+        assert!(read_text(&path, 4).unwrap_err().contains("more than the 4 bytes"));
+        std::fs::write(&path, b"ab\xff").unwrap();
+        assert!(read_text(&path, 10).unwrap_err().contains("not UTF-8 text (byte 2)"));
+        std::fs::remove_file(&path).unwrap();
+        assert!(read_text(&path, 10).unwrap_err().starts_with("cannot read"));
+    }
+}
