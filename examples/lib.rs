@@ -140,33 +140,8 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
 /// ```
 pub fn draughts_dxp_codec() -> DxpCodec<InternationalDraughts> {
     DxpCodec {
-        position: |_, s| {
-            let hub = ply_draughts::hub::format_position(s);
-            hub.chars()
-                .map(|c| match c {
-                    'B' => 'Z',
-                    'b' => 'z',
-                    c => c,
-                })
-                .collect()
-        },
-        parse_position: |_, text| {
-            // Strictly DXP's letters: anything else becomes a character the Hub reader refuses.
-            let hub: String = text
-                .chars()
-                .enumerate()
-                .map(|(i, c)| match (i, c) {
-                    (0, 'W') => 'W',
-                    (0, 'Z') => 'B',
-                    (0, _) => '?',
-                    (_, 'e' | 'w' | 'W') => c,
-                    (_, 'z') => 'b',
-                    (_, 'Z') => 'B',
-                    _ => '?',
-                })
-                .collect();
-            ply_draughts::hub::parse_position(&hub).map_err(|e| e.to_string())
-        },
+        position: |_, s| ply_draughts::dxp::format_position(s),
+        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(|e| e.to_string()),
         move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }
 }

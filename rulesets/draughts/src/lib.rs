@@ -42,6 +42,7 @@
 
 mod bitboard;
 pub mod book;
+pub mod dxp;
 pub mod endgame;
 pub mod engine;
 mod error;

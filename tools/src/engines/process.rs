@@ -153,20 +153,19 @@ impl Transport for EngineProcess {
     }
 }
 
-impl EngineProcess {
-    /// Kills every process left in the engine's group (the shell's children too).
-    fn kill_group(&mut self) {
-        #[cfg(unix)]
-        {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &group])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
-        let _ = self.child.kill();
+/// Kills `child` and every process left in its process group (a shell's children too),
+/// for children started in a group of their own ([`EngineProcess::start`] does so).
+pub(crate) fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let group = format!("-{}", child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
     }
+    let _ = child.kill();
 }
 
 impl Drop for EngineProcess {
@@ -179,7 +178,7 @@ impl Drop for EngineProcess {
             std::thread::sleep(Duration::from_millis(5));
         }
         // The shell may have ended and left its engine running: the group goes either way.
-        self.kill_group();
+        kill_group(&mut self.child);
         let _ = self.child.wait();
     }
 }

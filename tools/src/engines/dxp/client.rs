@@ -74,16 +74,7 @@ impl Drop for ServerProcess {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        #[cfg(unix)]
-        {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &group])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
-        let _ = self.child.kill();
+        crate::engines::process::kill_group(&mut self.child);
         let _ = self.child.wait();
     }
 }

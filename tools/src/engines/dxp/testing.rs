@@ -4,7 +4,6 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
 
 use ply::search::Agent;
-use ply_draughts::hub::{format_position, parse_position};
 use ply_draughts::InternationalDraughts;
 
 use super::protocol::{DxpCodec, MessageReader};
@@ -14,32 +13,8 @@ use super::server::DxpServer;
 /// with `Z`/`z`/`B` for black.
 pub(crate) fn codec() -> DxpCodec<InternationalDraughts> {
     DxpCodec {
-        position: |_, s| {
-            let hub = format_position(s);
-            hub.chars()
-                .map(|c| match c {
-                    'B' => 'Z',
-                    'b' => 'z',
-                    c => c,
-                })
-                .collect()
-        },
-        parse_position: |_, text| {
-            let hub: String = text
-                .chars()
-                .enumerate()
-                .map(|(i, c)| match (i, c) {
-                    (0, 'W') => 'W',
-                    (0, 'Z') => 'B',
-                    (0, _) => '?',
-                    (_, 'e' | 'w' | 'W') => c,
-                    (_, 'z') => 'b',
-                    (_, 'Z') => 'B',
-                    _ => '?',
-                })
-                .collect();
-            parse_position(&hub).map_err(|e| e.to_string())
-        },
+        position: |_, s| ply_draughts::dxp::format_position(s),
+        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(|e| e.to_string()),
         move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }
 }
