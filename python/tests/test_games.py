@@ -281,6 +281,49 @@ def test_fuzzed_text_never_crashes():
                     pass
 
 
+def test_random_arguments_raise_python_errors_only():
+    """Thousands of calls with arguments of every kind: each returns or raises ValueError,
+    TypeError or OverflowError, never an internal error (RuntimeError) or a crash."""
+    rng = random.Random(11)
+    values = [
+        None, True, 0, 1, -3, 7, 2**40, 0.5, float("nan"), float("inf"), "", "x", "b", "w",
+        "standard", "11-15", "d3", "alphabeta", "mcts:iters=5", "random", [], [[]], ["_b__"],
+        [["_", "b"]], [(2, 1), (0, 3)], (1, 2), {}, b"b", object(),
+    ]
+    board = [
+        "_b_b_b_b", "b_b_b_b_", "_b_b_b_b", "________", "________", "w_w_w_w_", "_w_w_w_w",
+        "w_w_w_w_",
+    ]
+    checkers = ply_games.load("english-checkers")
+    start = checkers.new_initial_state()
+
+    def small(a):
+        """A depth that keeps each call short: large numbers and None become 1."""
+        if a is None or (isinstance(a, int) and not isinstance(a, bool) and a > 3):
+            return 1
+        return a
+
+    calls = [
+        lambda a, b: ply_games.load(a),
+        lambda a, b: ply_games.load("reversi", size=a, players=b),
+        lambda a, b: ply_games.checkers.allowed_moves(a, b),
+        lambda a, b: ply_games.checkers.allowed_moves(board, a, b),
+        lambda a, b: ply_games.checkers.apply_move(board, "b", a),
+        lambda a, b: ply_games.checkers.play(board, "b", depth=small(a)),
+        lambda a, b: checkers.apply(start, a),
+        lambda a, b: checkers.from_string(a),
+        lambda a, b: ply_games.search(checkers, start, a, depth=1),
+        lambda a, b: ply_games.perft(checkers, start, small(a)),
+        lambda a, b: checkers.evaluate(start, a),
+    ]
+    for _ in range(3000):
+        call = rng.choice(calls)
+        try:
+            call(rng.choice(values), rng.choice(values))
+        except (ValueError, TypeError, OverflowError):
+            pass
+
+
 def test_search_and_perft_release_the_gil():
     game = ply_games.load("english-checkers")
     state = game.new_initial_state()
