@@ -396,7 +396,9 @@ fn shorten(text: &str) -> String {
 /// about (and nothing ever after when the directory holds no tables of that game).
 pub struct LazyTables<G: EndgameIndex> {
     dir: PathBuf,
-    tables: OnceLock<Option<Tables<G::Slice>>>,
+    /// The tables; `Err(None)` when the directory holds none of this game, `Err(Some(why))`
+    /// when they are there but do not read.
+    tables: OnceLock<Result<Tables<G::Slice>, Option<String>>>,
 }
 
 impl<G: EndgameIndex> LazyTables<G> {
@@ -406,35 +408,37 @@ impl<G: EndgameIndex> LazyTables<G> {
     }
 
     /// Opens the tables once. A directory without tables of this game is silence; tables that
-    /// are there but do not read (damaged, or of an older format) are said once on stderr,
-    /// and the search goes on without them.
-    fn open(&self, game: &G) -> Option<&Tables<G::Slice>> {
-        self.tables
-            .get_or_init(|| match Tables::open(game, &self.dir) {
-                Ok(tables) => Some(tables),
-                Err(ply::endgame::TableFileError::NotFound { .. }) => None,
-                Err(e) => {
-                    eprintln!("warning: endgame tables not used: {}", shorten(&e.to_string()));
-                    None
-                }
-            })
-            .as_ref()
+    /// are there but do not read (damaged, or of an older format) are said once on stderr
+    /// and by [`TableSource::describe`], and the search goes on without them.
+    fn open(&self, game: &G) -> &Result<Tables<G::Slice>, Option<String>> {
+        self.tables.get_or_init(|| match Tables::open(game, &self.dir) {
+            Ok(tables) => Ok(tables),
+            Err(ply::endgame::TableFileError::NotFound { .. }) => Err(None),
+            Err(e) => {
+                let why = shorten(&e.to_string());
+                eprintln!("warning: endgame tables not used: {why}");
+                Err(Some(why))
+            }
+        })
     }
 }
 
 impl<G: EndgameIndex> TableSource<G> for LazyTables<G> {
     #[inline]
     fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
-        self.open(game)?.solve(game, state).map(Solved::from)
+        self.open(game).as_ref().ok()?.solve(game, state).map(Solved::from)
     }
 
     fn describe(&self, game: &G) -> Option<String> {
-        let t = self.open(game)?;
-        Some(format!(
-            "endgame tables: every position with up to {} pieces ({})",
-            t.pieces(),
-            t.dir().display()
-        ))
+        match self.open(game) {
+            Ok(t) => Some(format!(
+                "endgame tables: every position with up to {} pieces ({})",
+                t.pieces(),
+                t.dir().display()
+            )),
+            Err(Some(why)) => Some(format!("endgame tables not used: {why}")),
+            Err(None) => None,
+        }
     }
 }
 

@@ -91,6 +91,19 @@ fn searches_use_the_tables_unless_told_not_to() {
     let solver = entry.kit.solver_for(&spec(&with)).unwrap().unwrap();
     assert_eq!(solver.solve(&game, &state), Some(Solved::Draw));
     assert!(solver.describe(&game).unwrap().contains("up to 9 pieces"));
+    // Tables of the format before checksums are not used, and the solver says why.
+    let old_dir = temp("old-format");
+    egdb(&old_dir, &["build", "--pieces", "9"]).unwrap();
+    let file = old_dir.join("tictactoe").join("empty9.egdb");
+    let text = std::fs::read(&file).unwrap();
+    let old = [b"PLYEGDB 1".as_slice(), &text[b"PLYEGDB 2".len()..]].concat();
+    std::fs::write(&file, old).unwrap();
+    let stale = entry.kit.solver_for(&spec(&format!("alphabeta:egdb={}", old_dir.display())));
+    let stale = stale.unwrap().unwrap();
+    assert_eq!(stale.solve(&game, &state), None);
+    let said = stale.describe(&game).unwrap();
+    assert!(said.contains("not used") && said.contains("rebuild"), "{said}");
+    std::fs::remove_dir_all(&old_dir).unwrap();
     // A directory that is not there, and tables for a game without an index.
     let e = entry.kit.build(&spec("alphabeta:egdb=/no/such/dir"), 1).err().unwrap();
     assert!(matches!(e, SpecError::Egdb { .. }), "{e}");
