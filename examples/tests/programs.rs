@@ -450,3 +450,58 @@ fn the_draughts_program_serves_damexchange() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// An arena run killed with SIGKILL in the middle (its results file may end in part of a
+/// line) resumes with `--resume` and ends with every scheduled game recorded exactly once.
+#[test]
+fn an_arena_run_killed_in_the_middle_resumes_to_every_game_once() {
+    let dir = std::env::temp_dir().join(format!("ply-programs-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let out = dir.join("run.jsonl");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let args = [
+        "--game",
+        "connect-four",
+        "--games",
+        "24",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+        "--quiet",
+        "alphabeta:depth=5",
+        "mcts:iters=400",
+        "--out",
+        out_text,
+    ];
+    let mut child = Command::new(program("arena"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the arena starts");
+    let begun = Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(begun.elapsed() < Duration::from_secs(60), "no game finished in a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let resumed: Vec<&str> = args.iter().copied().chain(["--resume"]).collect();
+    let r = run("arena", &resumed, "");
+    assert!(r.success, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).expect("the results file");
+    let mut indices: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            v["index"].as_u64().expect("an index")
+        })
+        .collect();
+    indices.sort_unstable();
+    let scheduled = indices.len() as u64;
+    assert_eq!(indices, (0..scheduled).collect::<Vec<_>>(), "every game exactly once");
+    assert!(scheduled >= 24);
+    std::fs::remove_dir_all(&dir).expect("removing the temporary directory");
+}
