@@ -159,21 +159,26 @@ pub fn build<G: EndgameIndex>(
         let name = game.slice_name(slice);
         let path = set_dir.join(format!("{name}.egdb"));
         let started = Instant::now();
-        let existing = if path.exists() {
-            let t = read_table(&path)?;
-            if t.set != game.table_set() || t.slice != name || t.indices != game.slice_size(slice) {
-                return Err(TableFileError::Corrupt {
-                    path,
-                    reason: format!(
-                        "holds {} {} ({} indices), not this slice",
-                        t.set, t.slice, t.indices
-                    ),
+        // A table without a checksum (format 1) is solved again and replaced.
+        let existing = match path.exists().then(|| read_table(&path)) {
+            None | Some(Err(TableFileError::OldFormat { .. })) => None,
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(t)) => {
+                if t.set != game.table_set()
+                    || t.slice != name
+                    || t.indices != game.slice_size(slice)
+                {
+                    return Err(TableFileError::Corrupt {
+                        path,
+                        reason: format!(
+                            "holds {} {} ({} indices), not this slice",
+                            t.set, t.slice, t.indices
+                        ),
+                    }
+                    .into());
                 }
-                .into());
+                Some(t)
             }
-            Some(t)
-        } else {
-            None
         };
         let resumed = existing.is_some();
         let table = match existing {

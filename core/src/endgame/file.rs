@@ -20,7 +20,7 @@
 //!
 //! The checksum (64-bit FNV-1a over the header's lines above it and the verdict bytes) is
 //! checked whenever the values are read: a damaged file is an error, never a table with
-//! changed verdicts. Files of format 1 had none and are refused (rebuild them).
+//! changed verdicts. Files of format 1 had none: they are not read ([`TableFileError::OldFormat`]), and a build solves them again.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -75,6 +75,13 @@ pub enum TableFileError {
         path: PathBuf,
         /// What is wrong.
         reason: String,
+    },
+    /// A table of format 1, written before tables had a checksum: `egdb build` builds it
+    /// again.
+    #[error("{path}: a table of format 1, which has no checksum: `egdb build` builds it again")]
+    OldFormat {
+        /// The file.
+        path: PathBuf,
     },
     /// No table of this game in the directory.
     #[error("no endgame tables of {set} in {dir} (build them with the egdb command)")]
@@ -158,11 +165,7 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
     let mut lines = header.lines();
     match lines.next() {
         Some(MAGIC) => {}
-        Some(MAGIC_1) => {
-            return Err(corrupt(
-                "a table of format 1, which has no checksum: rebuild it with `egdb build`".into(),
-            ))
-        }
+        Some(MAGIC_1) => return Err(TableFileError::OldFormat { path: path.to_path_buf() }),
         _ => return Err(corrupt(format!("not an endgame table (no `{MAGIC}` line)"))),
     }
     let mut field = std::collections::HashMap::new();
@@ -279,7 +282,7 @@ mod tests {
         let old = String::from_utf8_lossy(&bytes).replacen(MAGIC, MAGIC_1, 1);
         fs::write(&path, old.as_bytes()).unwrap();
         let e = read_table(&path).unwrap_err().to_string();
-        assert!(e.contains("rebuild"), "{e}");
+        assert!(e.contains("builds it again"), "{e}");
         // Not a table.
         fs::write(&path, "hello\n\nworld").unwrap();
         let e = read_table(&path).unwrap_err().to_string();
