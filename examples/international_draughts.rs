@@ -163,6 +163,7 @@ fn main() -> ExitCode {
     let game = InternationalDraughts::with_draw_rules(rules);
     let entry = ply_examples::international_draughts();
     // The engine plays from the draughts book unless told --no-book or given another.
-    let kit = entry.kit_for(&game, &ply_tools::registry::GameOptions::default());
-    run_program(&game, &cli.play, entry.info().play_defaults(), &kit)
+    let options = ply_tools::registry::GameOptions::default();
+    let kit = entry.kit_for(&game, &options);
+    run_program(&game, &cli.play, entry.info().play_defaults(&options), &kit)
 }

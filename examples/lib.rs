@@ -55,8 +55,15 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     // The networks beat the learned evaluation under both rule sets on 8x8 (BENCHMARKS.md),
     // so specs without `eval=` use them; on other sizes `net` is `learned`, which there is
     // the hand-set one.
-    // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms, BENCHMARKS.md).
+    // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms), LMR on top of it under
+    // the standard rules (+34; undecided under the Deepomatic ones), BENCHMARKS.md; the same
+    // options as `ply_checkers::engine`.
     .engines("alphabeta:time=1s,probcut=50", "alphabeta:time=50ms,probcut=50")
+    .rules_engines(
+        "standard",
+        "alphabeta:time=1s,probcut=50,lmr=true",
+        "alphabeta:time=50ms,probcut=50,lmr=true",
+    )
     .jsonl(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
@@ -286,6 +293,22 @@ mod tests {
             size: size.map(String::from),
             players,
             ..GameOptions::default()
+        }
+    }
+
+    #[test]
+    fn the_checkers_engine_specs_search_as_the_shipped_engine_under_each_rule_set() {
+        use ply_checkers::engine;
+        let info = english_checkers().info().clone();
+        for rules in [Rules::Deepomatic, Rules::Standard] {
+            let o = options(Some(&rules.to_string()), None, None);
+            let (engine_spec, batch) = info.engines_for(&o);
+            for text in [engine_spec, batch] {
+                let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
+                let shipped = engine::options(rules);
+                assert_eq!(spec.probcut, Some(shipped.probcut), "{rules}: {text}");
+                assert_eq!(spec.selective[0].unwrap_or(false), shipped.lmr, "{rules}: {text}");
+            }
         }
     }
 

@@ -64,7 +64,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    run_program(&game, &cli.play, entry.info().play_defaults(), &entry.kit_for(&game, &cli.options))
+    run_program(
+        &game,
+        &cli.play,
+        entry.info().play_defaults(&cli.options),
+        &entry.kit_for(&game, &cli.options),
+    )
 }
 
 /// The NBoard engine: one command per line on stdin, answers on stdout. The search keeps its

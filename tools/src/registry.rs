@@ -97,7 +97,7 @@ pub trait ToolGame: Game + Notation + Send + Sync + 'static {}
 impl<T: Game + Notation + Send + Sync + 'static> ToolGame for T {}
 
 /// A registered game's name and options, for help texts and errors.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct GameInfo {
     /// The name on the command line.
     pub name: String,
@@ -114,16 +114,45 @@ pub struct GameInfo {
     /// The engine spec of the terminal when engines play each other (short: the mode of
     /// scripts and smoke tests).
     pub batch_engine: String,
+    /// Engine specs for one value of `--rules` each, in place of `engine` and `batch_engine`
+    /// (a rule set whose search measured better with other options): rules, engine, batch
+    /// engine.
+    pub rules_engines: Vec<(String, String, String)>,
 }
 
 impl GameInfo {
-    /// The terminal's defaults for this game.
-    pub fn play_defaults(&self) -> crate::play::Defaults<'_> {
-        crate::play::Defaults {
-            engine: &self.engine,
-            batch_engine: &self.batch_engine,
-            names: &self.seat_names,
+    /// The engine specs for a game built with `options`: those registered for its `--rules`
+    /// (compared in any case), else `engine` and `batch_engine`.
+    ///
+    /// ```
+    /// use ply_tools::registry::{GameInfo, GameOptions};
+    ///
+    /// let info = GameInfo {
+    ///     engine: "alphabeta:time=1s".into(),
+    ///     batch_engine: "alphabeta:time=50ms".into(),
+    ///     rules_engines: vec![("fast".into(), "alphabeta:time=1s,lmr=true".into(), "alphabeta:depth=2".into())],
+    ///     ..GameInfo::default()
+    /// };
+    /// let fast = GameOptions { rules: Some("FAST".into()), ..GameOptions::default() };
+    /// assert_eq!(info.engines_for(&fast), ("alphabeta:time=1s,lmr=true", "alphabeta:depth=2"));
+    /// assert_eq!(info.engines_for(&GameOptions::default()).0, "alphabeta:time=1s");
+    /// ```
+    pub fn engines_for(&self, options: &GameOptions) -> (&str, &str) {
+        let rules = options.rules.as_deref().map(str::trim);
+        match self
+            .rules_engines
+            .iter()
+            .find(|(r, _, _)| rules.is_some_and(|o| o.eq_ignore_ascii_case(r)))
+        {
+            Some((_, engine, batch)) => (engine, batch),
+            None => (&self.engine, &self.batch_engine),
         }
+    }
+
+    /// The terminal's defaults for this game built with `options`.
+    pub fn play_defaults(&self, options: &GameOptions) -> crate::play::Defaults<'_> {
+        let (engine, batch_engine) = self.engines_for(options);
+        crate::play::Defaults { engine, batch_engine, names: &self.seat_names }
     }
 }
 
@@ -497,6 +526,7 @@ impl<G: ToolGame> GameEntry<G> {
                 seat_names: Vec::new(),
                 engine: "alphabeta:time=1s".to_string(),
                 batch_engine: "alphabeta:time=50ms".to_string(),
+                rules_engines: Vec::new(),
             },
             build,
             fit: None,
@@ -570,6 +600,17 @@ impl<G: ToolGame> GameEntry<G> {
     pub fn engines(mut self, engine: &str, batch_engine: &str) -> Self {
         self.info.engine = engine.to_string();
         self.info.batch_engine = batch_engine.to_string();
+        self
+    }
+
+    /// Engine specs for games built with `--rules RULES`, in place of those of
+    /// [`GameEntry::engines`] (see [`GameInfo::engines_for`]).
+    pub fn rules_engines(mut self, rules: &str, engine: &str, batch_engine: &str) -> Self {
+        self.info.rules_engines.push((
+            rules.to_string(),
+            engine.to_string(),
+            batch_engine.to_string(),
+        ));
         self
     }
 
@@ -776,7 +817,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             }
         };
         let kit = self.kit_for(&game, options);
-        crate::play::run_program(&game, args, self.info.play_defaults(), &kit)
+        crate::play::run_program(&game, args, self.info.play_defaults(options), &kit)
     }
 
     fn workloads(

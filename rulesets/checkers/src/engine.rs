@@ -1,23 +1,41 @@
 //! The engine ply ships for checkers: alpha-beta with the engines' evaluation
-//! ([`CheckersNet`]) and ProbCut at the margin that won its match (BENCHMARKS.md, "Strength at
-//! scale"). The seed's `play`, the JSON-lines server and the tools' default engine spec
-//! (`alphabeta:time=1s,probcut=50`) all search this way.
+//! ([`CheckersNet`]), ProbCut at the margin that won its match and, under the standard rules,
+//! late-move reductions (BENCHMARKS.md, "Strength at scale"). The seed's `play`, the
+//! JSON-lines server and the tools' default engine specs (`alphabeta:time=1s,probcut=50`, and
+//! `alphabeta:time=1s,probcut=50,lmr=true` under `--rules standard`) all search this way.
 
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 
 use crate::net::CheckersNet;
+use crate::Rules;
 
 /// ProbCut's margin in evaluation units (a hundredth of a unit of log-odds): +36 Elo
 /// [+9, +61] over no ProbCut at 100 ms a move under the standard rules.
 pub const PROBCUT_MARGIN: f64 = 50.0;
 
-/// The search options of the shipped engine: the library's defaults with ProbCut.
+/// Whether the engine reduces late quiet moves under `rules`: under the standard rules LMR
+/// won its SPRT (+34 Elo [+0, +67] at 100 ms with ProbCut); under the Deepomatic rules it was
+/// undecided after 600 games (+13 [-1, +26]), so it stays off there.
+pub fn reduces_late_moves(rules: Rules) -> bool {
+    rules == Rules::Standard
+}
+
+/// The search options of the shipped engine under `rules`: the library's defaults with
+/// ProbCut, and late-move reductions where [`reduces_late_moves`].
 ///
 /// ```
-/// assert_eq!(ply_checkers::engine::options().probcut, ply_checkers::engine::PROBCUT_MARGIN);
+/// use ply_checkers::{engine, Rules};
+///
+/// assert_eq!(engine::options(Rules::Deepomatic).probcut, engine::PROBCUT_MARGIN);
+/// assert!(engine::options(Rules::Standard).lmr);
+/// assert!(!engine::options(Rules::Deepomatic).lmr);
 /// ```
-pub fn options() -> AlphaBetaOptions {
-    AlphaBetaOptions { probcut: PROBCUT_MARGIN, ..AlphaBetaOptions::default() }
+pub fn options(rules: Rules) -> AlphaBetaOptions {
+    AlphaBetaOptions {
+        probcut: PROBCUT_MARGIN,
+        lmr: reduces_late_moves(rules),
+        ..AlphaBetaOptions::default()
+    }
 }
 
 /// Loads the engine's networks now. They load once per process, on first use, which takes
@@ -31,7 +49,7 @@ pub fn warm() {
     let _ = CheckersNet::default();
 }
 
-/// The shipped engine.
+/// The shipped engine for games under `rules`.
 ///
 /// ```
 /// use ply::search::{Agent, Budget, Position};
@@ -39,12 +57,12 @@ pub fn warm() {
 /// use ply_checkers::{EnglishCheckers, Rules};
 ///
 /// let game = EnglishCheckers::new(8, Rules::Standard)?;
-/// let report = ply_checkers::engine::engine()
+/// let report = ply_checkers::engine::engine(game.rules())
 ///     .choose(&game, Position::new(&game.initial_state()), &Budget::depth(6))
 ///     .unwrap();
 /// assert_eq!(report.depth, 6);
 /// # Ok::<(), ply_checkers::Error>(())
 /// ```
-pub fn engine() -> AlphaBeta<CheckersNet> {
-    AlphaBeta::with_options(options()).with_evaluator(CheckersNet::default())
+pub fn engine(rules: Rules) -> AlphaBeta<CheckersNet> {
+    AlphaBeta::with_options(options(rules)).with_evaluator(CheckersNet::default())
 }

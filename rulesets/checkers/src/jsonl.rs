@@ -178,10 +178,14 @@ struct Session {
 
 impl PlayServer {
     /// A server whose engine is the shipped one ([`crate::engine::engine`]: alpha-beta with
-    /// [`CheckersNet`](crate::net::CheckersNet) and ProbCut),
+    /// [`CheckersNet`](crate::net::CheckersNet), ProbCut and, under the standard rules, LMR),
     /// thinking `time` a move when a request gives no `time_ms`.
     pub fn new(rules: Rules, time: Duration) -> Self {
-        Self::with_engine(rules, time, Box::new(|_| Ok(Box::new(crate::engine::engine()))))
+        Self::with_engine(
+            rules,
+            time,
+            Box::new(|game| Ok(Box::new(crate::engine::engine(game.rules())))),
+        )
     }
 
     /// A server whose engine `build` makes, once per game and board size.
