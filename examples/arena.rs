@@ -7,5 +7,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::arena::main(&ply_examples::registry())
+    ply_tools::arena::main(&ply_bundle::registry())
 }

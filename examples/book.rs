@@ -8,5 +8,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::book::main(&ply_examples::registry())
+    ply_tools::book::main(&ply_bundle::registry())
 }

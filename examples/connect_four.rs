@@ -6,5 +6,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::cli::game_main(&ply_examples::connect_four())
+    ply_tools::cli::game_main(&ply_bundle::connect_four())
 }

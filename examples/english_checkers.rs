@@ -83,7 +83,7 @@ fn play_server(
     spec: Option<String>,
     seed: u64,
 ) -> Result<PlayServer, String> {
-    let entry = ply_examples::english_checkers();
+    let entry = ply_bundle::english_checkers();
     let rules_option = GameOptions { rules: Some(rules.to_string()), ..GameOptions::default() };
     let text = spec.unwrap_or_else(|| entry.info().engines_for(&rules_option).0.to_string());
     let spec: AgentSpec = text.parse().map_err(|e| format!("--engine {text}: {e}"))?;
@@ -126,7 +126,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let entry = ply_examples::english_checkers();
+    let entry = ply_bundle::english_checkers();
     let mut game = match entry.build(&cli.options) {
         Ok(g) => g,
         Err(e) => {

@@ -84,7 +84,7 @@ fn draw_rules(off: &[String]) -> Result<DrawRules, String> {
 }
 
 fn hub_mode(tt_mb: usize) -> ExitCode {
-    let codec = ply_examples::draughts_hub_codec();
+    let codec = ply_bundle::draughts_hub_codec();
     // The table outlives each search, so work done pondering on a reply that did not come
     // still orders the next search.
     let options = AlphaBetaOptions { keep_tt: true, ..ply_draughts::engine::options() };
@@ -140,7 +140,7 @@ fn dxp_mode(listen: &str, tt_mb: usize) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let codec = ply_examples::draughts_dxp_codec();
+    let codec = ply_bundle::draughts_dxp_codec();
     DxpServer::new(InternationalDraughts::new(), codec, agent).listen(&listener)
 }
 
@@ -161,7 +161,7 @@ fn main() -> ExitCode {
         }
     };
     let game = InternationalDraughts::with_draw_rules(rules);
-    let entry = ply_examples::international_draughts();
+    let entry = ply_bundle::international_draughts();
     // The engine plays from the draughts book unless told --no-book or given another.
     let options = ply_tools::registry::GameOptions::default();
     let kit = entry.kit_for(&game, &options);

@@ -90,7 +90,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    ply_tools::cli::game_main(&ply_examples::kalah())
+    ply_tools::cli::game_main(&ply_bundle::kalah())
 }
 
 /// A margin as text: `+10`, `-2`, `0`.
@@ -103,7 +103,7 @@ fn signed(v: i32) -> String {
 }
 
 fn solve(cli: &SolveCli) -> Result<(), String> {
-    let entry = ply_examples::kalah();
+    let entry = ply_bundle::kalah();
     let mut game = entry.build(&cli.options).map_err(|e| e.to_string())?;
     game = game.with_exact_seeds((!cli.bare).then_some(cli.exact_seeds));
     let state = match &cli.position {

@@ -6,5 +6,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::cli::play_main(&ply_examples::registry())
+    ply_tools::cli::play_main(&ply_bundle::registry())
 }

@@ -56,7 +56,7 @@ fn main() -> ExitCode {
     if let Some(Command::Nboard { name, ponder }) = &cli.command {
         return nboard(name, *ponder);
     }
-    let entry = ply_examples::reversi();
+    let entry = ply_bundle::reversi();
     let game: Reversi = match entry.build(&cli.options) {
         Ok(g) => g.with_evaluation(cli.eval),
         Err(e) => {

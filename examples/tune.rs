@@ -9,5 +9,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::tune::main(&ply_examples::registry())
+    ply_tools::tune::main(&ply_bundle::registry())
 }

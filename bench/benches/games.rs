@@ -1,5 +1,5 @@
 //! Cross-game speed: perft, alpha-beta (paranoid and max^n for three or four players) and MCTS
-//! on every game of the bundled registry (`ply_examples::registry`), through the generic
+//! on every game of the bundled registry (`ply_bundle::registry`), through the generic
 //! `Game` and `Agent` interfaces only, so the figures compare games and algorithms on equal
 //! terms. A game reaches this bench by its registration alone: the workloads come from
 //! `ply_tools::bench`, sized by counts (leaves, nodes, iterations), not by time.
@@ -29,7 +29,7 @@ const VARIANTS: [Variant; 3] = [
 ];
 
 fn games(c: &mut Criterion) {
-    let registry = ply_examples::registry();
+    let registry = ply_bundle::registry();
     let mut configs: Vec<(String, String, GameOptions)> = registry
         .names()
         .into_iter()

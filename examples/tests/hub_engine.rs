@@ -14,7 +14,7 @@ use ply_tools::engines::hub::{serve, HubEngine, Level};
 fn engine() -> HubEngine<InternationalDraughts, AlphaBeta> {
     HubEngine::new(
         InternationalDraughts::new(),
-        ply_examples::draughts_hub_codec(),
+        ply_bundle::draughts_hub_codec(),
         AlphaBeta::new().with_tt_mb(1),
     )
 }

@@ -22,8 +22,8 @@ fn py_err(e: Error) -> PyErr {
 }
 
 /// Runs `f` under [`guard`] and turns its error into a Python exception.
-fn run<T>(f: impl FnOnce() -> crate::Result<T>) -> PyResult<T> {
-    guard(f).map_err(py_err)
+fn run<T, E: Into<Error>>(f: impl FnOnce() -> Result<T, E>) -> PyResult<T> {
+    guard(|| f().map_err(Into::into)).map_err(py_err)
 }
 
 /// Runs a search (`work`, given a stop flag) on a thread of its own with the GIL released,
@@ -517,7 +517,7 @@ fn search(
     let state = state.get().state.clone();
     let result = interruptible(py, |stop| {
         let spec = games::agent_spec(&algorithm, &options, time)?;
-        game.search_until(&state, &spec, games::clock_seed(), stop)
+        Ok(game.search_until(&state, &spec, games::clock_seed(), stop)?)
     })?;
     Ok(result.into())
 }
@@ -558,6 +558,34 @@ fn divide(
 /// The native part of ply_games: use the package (`import ply_games`), not this module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    add_items(m)
+}
+
+/// Adds the package's native API to `m` (the classes `Game`, `State` and `SearchResult`, the
+/// functions `load`, `game_names`, `search`, `perft` and `divide`, the constants and the
+/// `checkers` submodule), serving the games of `registry` in place of the bundled ones: the
+/// one call a crate's own Python module makes to expose its games.
+///
+/// ```ignore
+/// use pyo3::prelude::*;
+///
+/// #[pymodule]
+/// fn my_games(m: &Bound<'_, PyModule>) -> PyResult<()> {
+///     let mut games = ply_bundle::registry();
+///     games.add(my_crate::nim_entry());
+///     ply_games::bindings::add_api(m, games)
+/// }
+/// ```
+///
+/// # Errors
+/// `RuntimeError` if this process already serves a registry (two modules of ply in one
+/// interpreter share one list of games).
+pub fn add_api(m: &Bound<'_, PyModule>, registry: ply_tools::registry::Registry) -> PyResult<()> {
+    games::use_registry(registry).map_err(py_err)?;
+    add_items(m)
+}
+
+fn add_items(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     // The checkers networks load once, in tens to hundreds of milliseconds: on a thread of
     // their own at import, so that the first `play` spends its time searching.

@@ -1,18 +1,9 @@
-//! Every game of the registry behind one interface, for the Python API
-//! (`ply_games.load`, `ply_games.search`, `ply_games.perft`).
-//!
-//! Games have different Rust types, so [`load`] erases them: it builds the game from the
-//! registry entry of [`ply_examples`] (so names, options and their errors are the command
-//! line's) and returns it as a [`DynGame`] trait object, implemented once, generically, for
-//! every `G: Game + Notation`. A [`State`] holds a `G::State` behind `dyn Any`, with the key
-//! of the game that made it: giving a state to another game (or to the same game with other
-//! options) is an [`Error::Value`], never a mix-up of board sizes. Per-call dynamic dispatch
-//! and a downcast cost nothing next to a Python call.
-//!
-//! States are immutable values: [`DynGame::apply`] returns a new state and leaves its
-//! argument as it was. Moves are the game's notation ([`ply::Notation`]); a move may also be
-//! named by its index in [`DynGame::legal_moves`], which is exact even where two moves print
-//! alike (Impasse crowns).
+//! Every game of a registry behind one interface, for the Python API (`ply_games.load`,
+//! `ply_games.search`, `ply_games.perft`): [`load`] builds the game from its registry entry
+//! (so names, options and their errors are the command line's) and returns it as a
+//! [`DynGame`] ([`ply_tools::dynamic`]). No code here names a game: the package serves the
+//! games of [`ply_bundle::registry`], or the registry a crate of its own gives
+//! [`use_registry`] before the first call (a user's game reaches Python that way).
 //!
 //! ```
 //! use ply_games::games::{self, GameOptions};
@@ -29,426 +20,46 @@
 //! # Ok::<(), ply_games::Error>(())
 //! ```
 
-use std::any::Any;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ply::search::{Agent, Position, SearchError, Value};
-use ply::{MoveList, Outcome, PerftMode, Player};
-use ply_tools::registry::{AgentKit, GameEntry, GameInfo, ToolGame};
+use ply_tools::registry::Registry;
 use ply_tools::spec::{format_duration, AgentSpec};
 
+pub use ply_tools::dynamic::{CallError, DynGame, SearchResult, State, TERMINAL};
 pub use ply_tools::registry::GameOptions;
 
 use crate::checkers::parse_seconds;
 use crate::{Error, Result};
-
-/// What [`DynGame::current_player`] gives for a finished game (OpenSpiel's
-/// `PlayerId.TERMINAL`).
-pub const TERMINAL: i64 = -4;
 
 /// The package's one default search time: the time per move of a search that sets no limit
 /// (no depth, time, nodes or iterations), and of the checkers `play` given neither a time nor
 /// a depth (the JSON mode's `--time-ms 1000`).
 pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_millis(1000);
 
-/// A position of some game: a `G::State` behind `dyn Any`, and the key of the game that
-/// made it. Cheap to clone (the state is shared, and never changed).
-#[derive(Clone)]
-pub struct State {
-    game_key: Arc<str>,
-    value: Arc<dyn Any + Send + Sync>,
+/// The games the package serves: those given to [`use_registry`], else the bundled ones.
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
+fn registry() -> &'static Registry {
+    REGISTRY.get_or_init(ply_bundle::registry)
 }
 
-impl State {
-    /// The key of the game this state belongs to (name and options).
-    pub fn game_key(&self) -> &str {
-        &self.game_key
-    }
-}
-
-impl std::fmt::Debug for State {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("State").field("game", &self.game_key).finish_non_exhaustive()
-    }
-}
-
-/// What a search found, with moves in notation.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// The move to play, in notation.
-    pub best_move: String,
-    /// Its index in [`DynGame::legal_moves`].
-    pub index: usize,
-    /// Its value for the player to move.
-    pub value: Value,
-    /// The principal variation in notation, `best_move` first.
-    pub pv: Vec<String>,
-    /// The depth of the last completed iteration (alpha-beta) or of the tree (MCTS).
-    pub depth: u32,
-    /// The deepest ply reached, quiescence included.
-    pub seldepth: u32,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// MCTS iterations (0 for other searches).
-    pub iterations: u64,
-    /// Wall-clock time spent.
-    pub elapsed: Duration,
-    /// The agent spec that searched, in canonical form (`alphabeta:time=100ms`).
-    pub agent: String,
-}
-
-/// A game of any type: the operations of the Python API. Implemented for every
-/// `ply::Game + ply::Notation` by [`load`]; every method that takes a [`State`] checks that it belongs
-/// to this game.
-pub trait DynGame: Send + Sync {
-    /// The registry name (`english-checkers`).
-    fn name(&self) -> &str;
-    /// The options it was built with.
-    fn options(&self) -> &GameOptions;
-    /// The registry's description: summary, accepted options and their help, seat names.
-    fn info(&self) -> &GameInfo;
-    /// The name and options that identify this game; states carry it.
-    fn key(&self) -> &str;
-    /// How many players take part.
-    fn num_players(&self) -> usize;
-    /// The size of the move-key space ([`ply::Game::move_key_space`]; 0 if the game has none).
-    fn move_key_space(&self) -> u32;
-    /// The start position.
-    fn initial_state(&self) -> State;
-    /// The legal moves of `state` in notation, in generation order (empty when terminal).
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn legal_moves(&self, state: &State) -> Result<Vec<String>>;
-    /// The [`ply::Game::move_key`] of each legal move, in the order of [`DynGame::legal_moves`].
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn legal_move_keys(&self, state: &State) -> Result<Vec<u32>>;
-    /// The state after the move written `text`; `state` is left as it was.
-    ///
-    /// # Errors
-    /// A state of another game; text that is not a legal move (the notation's message).
-    fn apply(&self, state: &State, text: &str) -> Result<State>;
-    /// The state after legal move number `index` of [`DynGame::legal_moves`].
-    ///
-    /// # Errors
-    /// A state of another game; an index out of range.
-    fn apply_index(&self, state: &State, index: usize) -> Result<State>;
-    /// True when the game is over (no legal move).
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn is_terminal(&self, state: &State) -> Result<bool>;
-    /// Each player's reward ([`Outcome::reward`]: 1 for a sole win, 0 for a sole loss, 0.5
-    /// each for a two-player draw; they sum to half the number of players), or zeros while
-    /// the game goes on.
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn returns(&self, state: &State) -> Result<Vec<f64>>;
-    /// The outcome, `None` while the game goes on.
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn outcome(&self, state: &State) -> Result<Option<Outcome>>;
-    /// The seat to move, or [`TERMINAL`] when the game is over.
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn current_player(&self, state: &State) -> Result<i64>;
-    /// The game's heuristic evaluation of `state` for `player` ([`ply::Game::evaluate`]).
-    ///
-    /// # Errors
-    /// A state of another game; a player out of range.
-    fn evaluate(&self, state: &State, player: usize) -> Result<f64>;
-    /// The position's text ([`ply::Notation::format_state`]).
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn format_state(&self, state: &State) -> Result<String>;
-    /// Reads a position ([`ply::Notation::parse_state`]).
-    ///
-    /// # Errors
-    /// Text that is not a position of this game (the notation's message).
-    fn parse_state(&self, text: &str) -> Result<State>;
-    /// A multi-line picture of the position ([`ply::Notation::render`], plain text).
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn render(&self, state: &State) -> Result<String>;
-    /// True if the two states are the same position of this game.
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn equal(&self, a: &State, b: &State) -> Result<bool>;
-    /// The agent of `spec` (built by the game's [`AgentKit`], so `eval=NAME` works) chooses
-    /// a move within the spec's budget; `seed` seeds it unless the spec sets `seed=`.
-    ///
-    /// # Errors
-    /// A state of another game; an evaluation or engine the game does not have; a terminal
-    /// state or an algorithm that cannot play this game ([`Error::Value`]); an external
-    /// engine that fails ([`Error::Runtime`]).
-    fn search(&self, state: &State, spec: &AgentSpec, seed: u64) -> Result<SearchResult> {
-        self.search_until(state, spec, seed, &Arc::default())
-    }
-    /// [`DynGame::search`] that ends early, with the best move so far, once `stop` is set
-    /// (Python's Ctrl-C sets it).
-    ///
-    /// # Errors
-    /// As [`DynGame::search`].
-    fn search_until(
-        &self,
-        state: &State,
-        spec: &AgentSpec,
-        seed: u64,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<SearchResult>;
-    /// The number of leaves `depth` plies below `state` ([`ply::perft`], bulk counting).
-    ///
-    /// # Errors
-    /// A state of another game.
-    fn perft(&self, state: &State, depth: u32) -> Result<u64>;
-    /// Perft split by first move ([`ply::divide`]): each legal move in notation with its
-    /// count.
-    ///
-    /// # Errors
-    /// A state of another game; a depth of 0.
-    fn divide(&self, state: &State, depth: u32) -> Result<Vec<(String, u64)>>;
-}
-
-impl std::fmt::Debug for dyn DynGame {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DynGame").field("key", &self.key()).finish_non_exhaustive()
-    }
-}
-
-/// A game built from a registry entry, with its agent kit.
-struct Erased<G: ToolGame> {
-    game: G,
-    kit: AgentKit<G>,
-    info: GameInfo,
-    options: GameOptions,
-    key: Arc<str>,
-}
-
-impl<G: ToolGame> Erased<G> {
-    fn state<'a>(&self, state: &'a State) -> Result<&'a G::State> {
-        if *state.game_key != *self.key {
-            return Err(Error::Value(format!(
-                "the state belongs to another game ({}), not to {}",
-                state.game_key, self.key
-            )));
-        }
-        state.value.downcast_ref::<G::State>().ok_or_else(|| {
-            Error::Runtime(format!("internal error: a state of {} has the wrong type", self.key))
-        })
-    }
-
-    fn wrap(&self, state: G::State) -> State {
-        State { game_key: self.key.clone(), value: Arc::new(state) }
-    }
-
-    fn moves(&self, state: &G::State) -> MoveList<G::Move> {
-        let mut moves = MoveList::new();
-        self.game.generate_moves(state, &mut moves);
-        moves
-    }
-
-    fn after(&self, state: &G::State, mv: G::Move) -> State {
-        let mut next = state.clone();
-        self.game.apply(&mut next, mv);
-        self.wrap(next)
-    }
-}
-
-impl<G: ToolGame> DynGame for Erased<G> {
-    fn name(&self) -> &str {
-        &self.info.name
-    }
-
-    fn options(&self) -> &GameOptions {
-        &self.options
-    }
-
-    fn info(&self) -> &GameInfo {
-        &self.info
-    }
-
-    fn key(&self) -> &str {
-        &self.key
-    }
-
-    fn num_players(&self) -> usize {
-        self.game.num_players()
-    }
-
-    fn move_key_space(&self) -> u32 {
-        self.game.move_key_space()
-    }
-
-    fn initial_state(&self) -> State {
-        self.wrap(self.game.initial_state())
-    }
-
-    fn legal_moves(&self, state: &State) -> Result<Vec<String>> {
-        let s = self.state(state)?;
-        Ok(self.moves(s).iter().map(|&mv| self.game.format_move(s, mv)).collect())
-    }
-
-    fn legal_move_keys(&self, state: &State) -> Result<Vec<u32>> {
-        let s = self.state(state)?;
-        Ok(self.moves(s).iter().map(|&mv| self.game.move_key(s, mv)).collect())
-    }
-
-    fn apply(&self, state: &State, text: &str) -> Result<State> {
-        let s = self.state(state)?;
-        let mv = self.game.parse_move(s, text).map_err(Error::value)?;
-        // The notation promises a legal move; applying anything else could panic.
-        if !self.moves(s).contains(&mv) {
-            return Err(Error::Value(format!("{text:?} is not a legal move here")));
-        }
-        Ok(self.after(s, mv))
-    }
-
-    fn apply_index(&self, state: &State, index: usize) -> Result<State> {
-        let s = self.state(state)?;
-        let moves = self.moves(s);
-        match moves.get(index) {
-            Some(&mv) => Ok(self.after(s, mv)),
-            None => Err(Error::Value(format!(
-                "move index {index} out of range: the position has {} legal moves",
-                moves.len()
-            ))),
-        }
-    }
-
-    fn is_terminal(&self, state: &State) -> Result<bool> {
-        Ok(self.game.outcome(self.state(state)?).is_some())
-    }
-
-    fn returns(&self, state: &State) -> Result<Vec<f64>> {
-        let n = self.game.num_players();
-        Ok(match self.game.outcome(self.state(state)?) {
-            None => vec![0.0; n],
-            Some(o) => (0..n).map(|p| o.reward(Player::new(p), n)).collect(),
-        })
-    }
-
-    fn outcome(&self, state: &State) -> Result<Option<Outcome>> {
-        Ok(self.game.outcome(self.state(state)?))
-    }
-
-    fn current_player(&self, state: &State) -> Result<i64> {
-        let s = self.state(state)?;
-        Ok(match self.game.outcome(s) {
-            Some(_) => TERMINAL,
-            None => self.game.to_move(s).index() as i64,
-        })
-    }
-
-    fn evaluate(&self, state: &State, player: usize) -> Result<f64> {
-        let s = self.state(state)?;
-        let n = self.game.num_players();
-        if player >= n {
-            return Err(Error::Value(format!("player {player} out of range: {n} players")));
-        }
-        Ok(ply::Score::to_f64(self.game.evaluate(s, Player::new(player))))
-    }
-
-    fn format_state(&self, state: &State) -> Result<String> {
-        Ok(self.game.format_state(self.state(state)?))
-    }
-
-    fn parse_state(&self, text: &str) -> Result<State> {
-        self.game.parse_state(text).map(|s| self.wrap(s)).map_err(Error::value)
-    }
-
-    fn render(&self, state: &State) -> Result<String> {
-        Ok(self.game.render(self.state(state)?, None, false))
-    }
-
-    fn equal(&self, a: &State, b: &State) -> Result<bool> {
-        Ok(self.state(a)? == self.state(b)?)
-    }
-
-    fn search_until(
-        &self,
-        state: &State,
-        spec: &AgentSpec,
-        seed: u64,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<SearchResult> {
-        let s = self.state(state)?;
-        let mut agent = self.kit.build(spec, seed).map_err(Error::value)?;
-        let budget = spec.budget().with_stop(stop.clone());
-        let report = agent.choose(&self.game, Position::new(s), &budget).map_err(|e| match e {
-            SearchError::Engine { .. } => Error::Runtime(e.to_string()),
-            _ => Error::value(e),
-        })?;
-        let legal = self.moves(s);
-        let index = legal.iter().position(|&m| m == report.best_move).ok_or_else(|| {
-            Error::Runtime(format!("{} chose a move that is not legal here", spec.algorithm.name()))
-        })?;
-        // The principal variation, formatted move by move while its moves stay legal.
-        let mut pv = Vec::new();
-        let mut at = s.clone();
-        for &mv in &report.pv {
-            if !self.moves(&at).contains(&mv) {
-                break;
-            }
-            pv.push(self.game.format_move(&at, mv));
-            self.game.apply(&mut at, mv);
-        }
-        Ok(SearchResult {
-            best_move: self.game.format_move(s, report.best_move),
-            index,
-            value: report.value,
-            pv,
-            depth: report.depth,
-            seldepth: report.seldepth,
-            nodes: report.nodes,
-            iterations: report.iterations,
-            elapsed: report.elapsed,
-            agent: spec.to_string(),
-        })
-    }
-
-    fn perft(&self, state: &State, depth: u32) -> Result<u64> {
-        Ok(ply::perft(&self.game, self.state(state)?, depth, PerftMode::Bulk))
-    }
-
-    fn divide(&self, state: &State, depth: u32) -> Result<Vec<(String, u64)>> {
-        let s = self.state(state)?;
-        if depth == 0 {
-            return Err(Error::Value("divide needs a depth of at least 1".into()));
-        }
-        Ok(ply::divide(&self.game, s, depth, PerftMode::Bulk)
-            .into_iter()
-            .map(|(mv, n)| (self.game.format_move(s, mv), n))
-            .collect())
-    }
-}
-
-fn erase<G: ToolGame>(entry: GameEntry<G>, options: &GameOptions) -> Result<Arc<dyn DynGame>> {
-    let game = entry.build(options).map_err(Error::value)?;
-    let info = entry.info().clone();
-    let args = options.to_args();
-    let key: Arc<str> = if args.is_empty() {
-        info.name.as_str().into()
-    } else {
-        format!("{} {args}", info.name).into()
-    };
-    // The kit of these options: the book and tables of the rules asked, as on the command line.
-    let kit = entry.kit_for(&game, options);
-    Ok(Arc::new(Erased { game, kit, info, options: options.clone(), key }))
+/// Makes the package serve the games of `registry` in place of the bundled ones
+/// ([`ply_bundle::registry`]): a crate with games of its own calls it when its Python module
+/// starts, before any other call.
+///
+/// # Errors
+/// [`Error::Runtime`] if the package already serves a registry (this one or the bundled
+/// one, after any call that loads a game).
+pub fn use_registry(registry: Registry) -> Result<()> {
+    REGISTRY.set(registry).map_err(|_| {
+        Error::Runtime("the package already serves its games: give the registry first".into())
+    })
 }
 
 /// The names of the games [`load`] knows, in the registry's order.
 pub fn names() -> Vec<String> {
-    ply_examples::registry().names().into_iter().map(String::from).collect()
+    registry().names().into_iter().map(String::from).collect()
 }
 
 /// The game called `name` with `options`, as the command line builds it (`--rules`, `--size`,
@@ -458,23 +69,19 @@ pub fn names() -> Vec<String> {
 /// [`Error::Value`] with the registry's message for an unknown game, an option the game does
 /// not take, or a value it refuses.
 pub fn load(name: &str, options: &GameOptions) -> Result<Arc<dyn DynGame>> {
-    use ply_examples as ex;
-    // One arm per game of `ply_examples::registry()`; a test checks that none is missing.
-    match name {
-        "english-checkers" => erase(ex::english_checkers(), options),
-        "international-draughts" => erase(ex::international_draughts(), options),
-        "impasse" => erase(ex::impasse(), options),
-        "reversi" => erase(ex::reversi(), options),
-        "breakthrough" => erase(ex::breakthrough(), options),
-        "kalah" => erase(ex::kalah(), options),
-        "tictactoe" => erase(ex::tictactoe(), options),
-        "connect-four" => erase(ex::connect_four(), options),
-        "three-heaps" => erase(ex::three_heaps(), options),
-        _ => match ply_examples::registry().get(name) {
-            Err(e) => Err(Error::value(e)),
-            Ok(_) => Err(Error::Value(format!("{name} has no Python binding yet"))),
-        },
-    }
+    load_from(registry(), name, options)
+}
+
+/// [`load`] from `registry`.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_from(
+    registry: &Registry,
+    name: &str,
+    options: &GameOptions,
+) -> Result<Arc<dyn DynGame>> {
+    registry.get(name).map_err(Error::value)?.load(options).map_err(Error::value)
 }
 
 /// The agent spec for `algorithm` (a name such as `alphabeta`, or a whole spec such as
@@ -642,12 +249,12 @@ mod tests {
         assert!(e.to_string().contains("does not take --size"), "{e}");
         let game = load("english-checkers", &GameOptions::default()).unwrap();
         let s = game.initial_state();
-        assert!(matches!(game.apply(&s, "11-16x"), Err(Error::Value(_))));
-        assert!(matches!(game.apply(&s, "22-18"), Err(Error::Value(_))));
-        assert!(matches!(game.apply_index(&s, 7), Err(Error::Value(_))));
-        assert!(matches!(game.parse_state("X:W1"), Err(Error::Value(_))));
-        assert!(matches!(game.evaluate(&s, 2), Err(Error::Value(_))));
-        assert!(matches!(game.divide(&s, 0), Err(Error::Value(_))));
+        assert!(matches!(game.apply(&s, "11-16x"), Err(CallError::Invalid(_))));
+        assert!(matches!(game.apply(&s, "22-18"), Err(CallError::Invalid(_))));
+        assert!(matches!(game.apply_index(&s, 7), Err(CallError::Invalid(_))));
+        assert!(matches!(game.parse_state("X:W1"), Err(CallError::Invalid(_))));
+        assert!(matches!(game.evaluate(&s, 2), Err(CallError::Invalid(_))));
+        assert!(matches!(game.divide(&s, 0), Err(CallError::Invalid(_))));
     }
 
     /// Searches use the opening book of the rules asked: the Deepomatic rules have one, the
@@ -694,7 +301,7 @@ mod tests {
         heaps.search(&heaps.initial_state(), &spec, 0).unwrap();
         let spec = agent_spec("alphabeta", &[("depth".into(), "2".into())], None).unwrap();
         let e = heaps.search(&heaps.initial_state(), &spec, 0).unwrap_err();
-        assert!(matches!(e, Error::Value(_)), "{e}");
+        assert!(matches!(e, CallError::Invalid(_)), "{e}");
     }
 
     #[test]

@@ -6,10 +6,11 @@
 //!   `play(board, color)` on boards given as row strings, a drop-in for the challenge
 //!   harness's `ai` module, with the error messages of the JSON-lines mode
 //!   (`ply_checkers::jsonl`);
-//! - [`games`]: every game of the registry ([`ply_examples::registry`]) behind one
-//!   type-erased interface in the spirit of OpenSpiel's Python API: load a game by name and
-//!   options, list and play moves in notation, read the returns, search with any agent spec
-//!   of [`ply_tools::spec`], run perft.
+//! - [`games`]: every game of a registry ([`ply_bundle::registry`], or a crate's own given
+//!   to [`games::use_registry`]) behind one type-erased interface in the spirit of
+//!   OpenSpiel's Python API ([`ply_tools::dynamic`]): load a game by name and options, list
+//!   and play moves in notation, read the returns, search with any agent spec of
+//!   [`ply_tools::spec`], run perft. No code of the package names a game there.
 //!
 //! Everything here is plain Rust, tested by `cargo test`; the Python module itself (feature
 //! `python`, built by maturin from `pyproject.toml`) is a thin layer of pyo3 wrappers over
@@ -42,7 +43,7 @@ pub mod checkers;
 pub mod games;
 
 #[cfg(feature = "python")]
-mod bindings;
+pub mod bindings;
 
 /// Why a call failed, and the Python exception it becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +77,15 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<ply_tools::dynamic::CallError> for Error {
+    fn from(e: ply_tools::dynamic::CallError) -> Error {
+        match e {
+            ply_tools::dynamic::CallError::Invalid(m) => Error::Value(m),
+            ply_tools::dynamic::CallError::Failed(m) => Error::Runtime(m),
+        }
+    }
+}
 
 /// The result of every function of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

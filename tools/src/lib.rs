@@ -33,6 +33,7 @@ pub mod arena;
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod dynamic;
 pub mod egdb;
 pub mod engines;
 pub mod files;

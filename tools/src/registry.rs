@@ -721,6 +721,16 @@ pub trait RegisteredGame: Send + Sync {
     /// The name, options and help.
     fn info(&self) -> &GameInfo;
 
+    /// The game built from `options`, with its agent kit, behind the type-erased interface
+    /// of [`crate::dynamic`] (the Python package loads every game this way).
+    ///
+    /// # Errors
+    /// An option the game does not take, or a value it refuses.
+    fn load(
+        &self,
+        options: &GameOptions,
+    ) -> Result<std::sync::Arc<dyn crate::dynamic::DynGame>, RegistryError>;
+
     /// Runs `perft` (see [`crate::perft`]).
     ///
     /// # Errors
@@ -788,6 +798,13 @@ pub trait RegisteredGame: Send + Sync {
 impl<G: ToolGame> RegisteredGame for GameEntry<G> {
     fn info(&self) -> &GameInfo {
         &self.info
+    }
+
+    fn load(
+        &self,
+        options: &GameOptions,
+    ) -> Result<std::sync::Arc<dyn crate::dynamic::DynGame>, RegistryError> {
+        crate::dynamic::erase(self, options)
     }
 
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> Result<(), String> {

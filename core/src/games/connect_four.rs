@@ -1,5 +1,5 @@
-//! Connect Four on a board of any size: the tutorial game of the README's "Implement your own
-//! game" guide, read top to bottom.
+//! Connect Four on a board of any size: the tutorial game of the guide's "Implementing a game"
+//! (`docs/implementing-a-game.md`), read top to bottom.
 
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};

@@ -1,8 +1,8 @@
-//! Small games that come with the library: the tutorial games of the README and the test
+//! Small games that come with the library: the tutorial games of the guide (`docs/`) and the test
 //! beds of the search library.
 //!
 //! - [`TicTacToe`]: 3x3, two players; small enough to solve completely.
-//! - [`ConnectFour`]: the tutorial game of the README's "Implement your own game" guide, with
+//! - [`ConnectFour`]: the tutorial game of `docs/implementing-a-game.md`, with
 //!   the board size and the line length as runtime options.
 //! - [`ThreeHeaps`]: a three-player take-away game, the test bed for multiplayer search.
 //! - [`CoinRow`]: a two-player game whose turn order is a rule ([`TurnOrder`]): alternating,

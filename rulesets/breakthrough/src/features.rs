@@ -1,5 +1,5 @@
 //! The features of Breakthrough's tunable evaluation, [`Learned`]: the worked example of
-//! tuning in the README ("Tuning an evaluation").
+//! tuning in the guide (`docs/tuning.md`).
 //!
 //! [`PawnFeatures`] lists, from a player's side (its own count minus the opponent's):
 //!

@@ -1,6 +1,6 @@
 //! The engine ply ships for checkers: alpha-beta with the engines' evaluation
 //! ([`CheckersNet`]), ProbCut at the margin that won its match and, under the standard rules,
-//! late-move reductions (BENCHMARKS.md, "Strength at scale"). The seed's `play`, the
+//! late-move reductions (`docs/benchmarks/strength.md`). The seed's `play`, the
 //! JSON-lines server and the tools' default engine specs (`alphabeta:time=1s,probcut=50`, and
 //! `alphabeta:time=1s,probcut=50,lmr=true` under `--rules standard`) all search this way.
 

@@ -1,6 +1,5 @@
 //! The engine ply ships for international draughts: alpha-beta with the engines' evaluation
-//! ([`DraughtsNet`]) and ProbCut at the margin that won its match (BENCHMARKS.md, "Strength at
-//! scale"). The Hub engine and the tools' default engine spec
+//! ([`DraughtsNet`]) and ProbCut at the margin that won its match (`docs/benchmarks/strength.md`). The Hub engine and the tools' default engine spec
 //! (`alphabeta:time=2s,probcut=50`) search this way.
 
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};

@@ -5,8 +5,8 @@
 //! weights file, which the ruleset embeds with `include_str!`.
 //!
 //! A game gets `generate` by being registered, and `fit` by listing its features
-//! ([`crate::registry::GameEntry::features`]). The README's "Tuning an evaluation" section
-//! walks through a whole run.
+//! ([`crate::registry::GameEntry::features`]). The guide's tuning page
+//! (`docs/tuning.md`) walks through a whole run.
 
 pub mod data;
 pub mod fit;

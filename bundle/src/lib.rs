@@ -1,10 +1,18 @@
-//! The example programs of ply (`cargo run --release --example NAME`), and the registry of
-//! the bundled games that they share.
+//! The games bundled with ply, registered once: [`registry`] gives every tool (the example
+//! programs, the benchmarks, the Python package) the same list.
 //!
 //! [`registry`] is what a user's own crate writes to give its games the tools: one
 //! [`GameEntry`] per game, with the options it reads and, where it has them, named
-//! evaluations and external-engine codecs. The programs in this directory are thin `main`s
-//! over [`ply_tools`].
+//! evaluations, engine specs, external-engine codecs, opening books and endgame tables. A
+//! crate that adds its own game starts from this list:
+//!
+//! ```
+//! let mut games = ply_bundle::registry();
+//! games.add(ply_tools::registry::GameEntry::new("tiny-tictactoe", "tic-tac-toe again", |_| {
+//!     Ok(ply::games::TicTacToe)
+//! }));
+//! assert!(games.get("tiny-tictactoe").is_ok());
+//! ```
 
 use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
 use ply::Game;
@@ -139,7 +147,7 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
 /// move's squares as the ruleset numbers them (1..=50).
 ///
 /// ```
-/// let codec = ply_examples::draughts_dxp_codec();
+/// let codec = ply_bundle::draughts_dxp_codec();
 /// let game = ply_draughts::InternationalDraughts::new();
 /// let start = (codec.position)(&game, &ply::Game::initial_state(&game));
 /// assert_eq!(start, "Wzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww");

@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# Runs the commands of the documentation: every command line of the ```sh blocks of README.md
+# and docs/**/*.md (lines ending in \ joined to the next). A command of the form
+# `cargo run [--release] [-p PACKAGE] --example NAME [-- ARGS]` (alone or in a pipeline) runs
+# as the built program target/release/examples/NAME ARGS, under a time limit.
+#
+#   PASS          it exited with 0, or it was still running at the time limit and had printed
+#                 no error to stderr (it accepted its arguments and started working)
+#   FAIL          anything else; the script then exits with 1
+#   SKIP          it needs the peers ($P/...) and they are not there, or (--skip-missing) its
+#                 program is not built
+#   NOT CHECKED   any other command: cargo build/test/bench, python, pip, shell loops
+#
+# Each code block runs in a fresh temporary directory, with the binaries by absolute path: the
+# repository files a command names are copied there first, PLY_EGDB points into it, and
+# SLURM_ARRAY_TASK_ID is 1 unless set. `NAME=value` lines set variables for the rest of their
+# page (P=$HOME/.cache/ply-peers). A command ending in & runs in the background until its
+# block ends. Nothing is written to the repository.
+#
+# Usage: scripts/docs/check-commands.sh [--timeout S] [--bin DIR] [--skip-missing] [--list]
+#                                       [--match TEXT] [FILE.md ...]
+#   --timeout S      seconds each command may run (default 10, or $DOCS_TIMEOUT)
+#   --bin DIR        where the built examples are (default target/release/examples)
+#   --skip-missing   a program that is not built is SKIP, not FAIL
+#   --list           print the commands and how each would be checked; run nothing
+#   --match TEXT     check only the commands that contain TEXT
+#   FILE.md          check these files instead of README.md and docs/**/*.md
+#
+# Build the programs first: cargo build --release --examples
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+exec python3 - "$repo" "$0" "$@" <<'PY'
+import argparse, glob, os, re, shlex, shutil, signal, subprocess, sys, tempfile, time, uuid
+
+repo, script = sys.argv[1], sys.argv[2]
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a closed output pipe ends the script quietly
+
+
+def usage():
+    lines = open(script).read().split("\n")[1:]
+    out = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        out.append(line[2:])
+    return "\n".join(out)
+
+
+ap = argparse.ArgumentParser(add_help=False)
+ap.add_argument("--timeout", type=float, default=float(os.environ.get("DOCS_TIMEOUT", "10")))
+ap.add_argument("--bin", default=os.path.join(repo, "target", "release", "examples"))
+ap.add_argument("--skip-missing", action="store_true")
+ap.add_argument("--list", action="store_true")
+ap.add_argument("--match", default=None)
+ap.add_argument("-h", "--help", action="store_true")
+ap.add_argument("files", nargs="*")
+args = ap.parse_args(sys.argv[3:])
+if args.help:
+    print(usage())
+    sys.exit(0)
+bindir = os.path.abspath(args.bin)
+
+if args.files:
+    files = [os.path.abspath(f) for f in args.files]
+else:
+    files = [os.path.join(repo, "README.md")]
+    files += sorted(glob.glob(os.path.join(repo, "docs", "**", "*.md"), recursive=True))
+
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
+ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S*)$")
+CARGO_RUN = re.compile(r"cargo\s+run((?:\s+(?:--release|--quiet|-q|(?:-p|--package)\s+\S+))*)"
+                       r"\s+--example\s+(\S+)((?:\s+(?:--release|--quiet|-q|(?:-p|--package)\s+\S+))*)"
+                       r"(\s+--(?=\s|$))?")
+OTHER_CARGO = re.compile(r"(^|[\s;&|(])cargo\s")
+ERROR = re.compile(r"^\s*error\b|error:|panicked", re.IGNORECASE | re.MULTILINE)
+PEER = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/[^\s\"']+)")
+
+
+def blocks(path):
+    """The commands of the ```sh blocks of a file: (block number, line, command)."""
+    out, inside, fence, number = [], False, "", 0
+    pending, start = "", 0
+    for i, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        m = FENCE.match(raw)
+        if not inside:
+            if m:
+                inside, fence, lang = True, m.group(2), m.group(3)
+                number += 1
+                runnable = lang in ("sh", "bash", "shell", "console")
+            continue
+        if m and raw.strip().startswith(fence) and not m.group(3):
+            inside = False
+            continue
+        if not runnable:
+            continue
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if not pending:
+            start = i
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        out.append((number, start, pending + line))
+        pending = ""
+    return out
+
+
+def label(cmd):
+    cmd = " ".join(cmd.split())
+    return cmd if len(cmd) <= 110 else cmd[:107] + "..."
+
+
+def copy_inputs(cmd, workdir):
+    """Copies the repository files a command names into its directory, and makes the
+    directories of the repository paths it names, so that it reads and writes there."""
+    try:
+        words = shlex.split(cmd, comments=True)
+    except ValueError:
+        words = cmd.split()
+    for w in words:
+        for token in [w] + w.split("=")[1:]:
+            if token.startswith(("-", "/", "$", "~")) or "/" not in token or "*" in token:
+                continue
+            src = os.path.join(repo, token)
+            dst = os.path.join(workdir, token)
+            if os.path.isfile(src) and not os.path.exists(dst):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copy(src, dst)
+            elif os.path.isdir(os.path.dirname(src)):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+
+
+def marked_processes(marker):
+    """The processes that carry this run's marker in their environment: the ones it started."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            env = open(f"/proc/{entry}/environ", "rb").read()
+        except OSError:
+            continue
+        if marker in env:
+            pids.append(int(entry))
+    return pids
+
+
+def stop(proc, marker):
+    """Ends a command: its process group, then whatever else it started (engine processes in
+    process groups of their own), each by its id."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        for pid in marked_processes(marker):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            continue
+        if not marked_processes(marker):
+            break
+
+
+def last_error(text):
+    for line in text.split("\n"):
+        if ERROR.search(line):
+            return line.strip()[:160]
+    return ""
+
+
+results = {"PASS": 0, "FAIL": 0, "SKIP": 0, "NOT CHECKED": 0}
+root = tempfile.mkdtemp(prefix="ply-docs-")
+
+
+def report(status, where, cmd, detail=""):
+    results[status] += 1
+    tail = f"  ({detail})" if detail else ""
+    print(f"{status:<11}  {where}  {label(cmd)}{tail}", flush=True)
+
+
+def outcome(proc, err_path, timed_out, elapsed):
+    err = open(err_path, errors="replace").read()
+    if not timed_out and proc.returncode == 0:
+        return "PASS", f"exit 0, {elapsed:.1f} s"
+    if timed_out and not ERROR.search(err):
+        return "PASS", f"running at {args.timeout:g} s"
+    reason = last_error(err) or (err.strip().split("\n")[-1][:160] if err.strip() else "")
+    code = "killed at the time limit" if timed_out else f"exit {proc.returncode}"
+    return "FAIL", f"{code}: {reason}" if reason else code
+
+
+try:
+    for path in files:
+        rel = os.path.relpath(path, repo)
+        assigns = {}
+        current_block, workdir, background = None, None, []
+
+        def end_block():
+            for proc, where, cmd, err_path, marker, started in background:
+                timed_out = proc.poll() is None
+                status, detail = outcome(proc, err_path, timed_out, time.time() - started)
+                if timed_out:
+                    detail = detail.replace(f"running at {args.timeout:g} s", "running in the background")
+                    stop(proc, marker)
+                report(status, where, cmd, detail)
+            background.clear()
+
+        for number, line, cmd in blocks(path):
+            where = f"{rel}:{line}"
+            if args.match and args.match not in cmd:
+                continue
+            if number != current_block:
+                end_block()
+                current_block = number
+                workdir = tempfile.mkdtemp(prefix=f"{number:03d}-", dir=root)
+            m = ASSIGN.match(cmd.strip())
+            if m:
+                assigns[m.group(1)] = m.group(2)
+                continue
+            runs = list(CARGO_RUN.finditer(cmd))
+            rest = CARGO_RUN.sub(" ", cmd)
+            if not runs or OTHER_CARGO.search(rest):
+                if args.list:
+                    print(f"{'NOT CHECKED':<11}  {where}  {label(cmd)}")
+                    results["NOT CHECKED"] += 1
+                else:
+                    report("NOT CHECKED", where, cmd)
+                continue
+            env = dict(os.environ)
+            env.setdefault("SLURM_ARRAY_TASK_ID", "1")
+            env["PLY_EGDB"] = os.path.join(workdir, "egdb")
+            env["NO_COLOR"] = "1"
+            prelude = "".join(f"{k}={v}; " for k, v in assigns.items())
+            # The peers: a $VAR/path that does not exist skips the command.
+            missing = []
+            for pm in PEER.finditer(cmd):
+                value = subprocess.run(["bash", "-c", prelude + f'printf %s "${pm.group(1)}"'],
+                                       env=env, capture_output=True, text=True).stdout
+                if value and not value.startswith(("/", "~")):
+                    continue  # not a directory, such as SLURM_ARRAY_TASK_ID in a file name
+                if not value or not os.path.exists(os.path.expanduser(value + pm.group(2))):
+                    missing.append(f"${pm.group(1)}{pm.group(2)}")
+            names = [r.group(2) for r in runs]
+            absent = [n for n in names if not os.access(os.path.join(bindir, n), os.X_OK)]
+            if args.list:
+                how = "SKIP" if missing else "RUN"
+                print(f"{how:<11}  {where}  {label(cmd)}")
+                continue
+            if missing:
+                report("SKIP", where, cmd, f"needs {', '.join(missing)}")
+                continue
+            if absent:
+                status = "SKIP" if args.skip_missing else "FAIL"
+                report(status, where, cmd,
+                       f"not built: {', '.join(os.path.join(os.path.relpath(bindir, repo), n) for n in absent)}")
+                continue
+            shell = CARGO_RUN.sub(lambda r: shlex.quote(os.path.join(bindir, r.group(2))), cmd)
+            bg = shell.rstrip().endswith("&") and not shell.rstrip().endswith("&&")
+            if bg:
+                shell = shell.rstrip()[:-1]
+            copy_inputs(cmd, workdir)
+            marker = "PLY_DOCS_CHECK=" + uuid.uuid4().hex
+            env["PLY_DOCS_CHECK"] = marker.split("=", 1)[1]
+            err_path = os.path.join(workdir, f".stderr-{line}")
+            with open(os.devnull, "rb") as devnull, open(err_path, "wb") as err, \
+                    open(os.path.join(workdir, f".stdout-{line}"), "wb") as out:
+                started = time.time()
+                proc = subprocess.Popen(["bash", "-c", prelude + shell], cwd=workdir, env=env,
+                                        stdin=devnull, stdout=out, stderr=err,
+                                        start_new_session=True)
+                if bg:
+                    background.append((proc, where, cmd, err_path, marker.encode(), started))
+                    time.sleep(1)
+                    continue
+                try:
+                    proc.wait(timeout=args.timeout)
+                    timed_out = False
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+                elapsed = time.time() - started
+                stop(proc, marker.encode())
+            status, detail = outcome(proc, err_path, timed_out, elapsed)
+            report(status, where, cmd, detail)
+        end_block()
+finally:
+    shutil.rmtree(root, ignore_errors=True)
+
+summary = ", ".join(f"{n} {k.lower()}" for k, n in results.items())
+print(f"\n{summary}")
+sys.exit(1 if results["FAIL"] else 0)
+PY
