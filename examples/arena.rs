@@ -7,5 +7,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::arena::main(&ply_bundle::registry())
+    ply_tools::cli::arena::main(&ply_bundle::registry())
 }

@@ -8,5 +8,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::book::main(&ply_bundle::registry())
+    ply_tools::cli::book_main(&ply_bundle::registry())
 }

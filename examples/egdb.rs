@@ -16,5 +16,5 @@
 //! and rule set.
 
 fn main() -> std::process::ExitCode {
-    ply_tools::egdb::main(&ply_bundle::registry())
+    ply_tools::cli::egdb_main(&ply_bundle::registry())
 }

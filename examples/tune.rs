@@ -9,5 +9,5 @@
 //! ```
 
 fn main() -> std::process::ExitCode {
-    ply_tools::tune::main(&ply_bundle::registry())
+    ply_tools::cli::tune_main(&ply_bundle::registry())
 }

@@ -38,7 +38,8 @@ use std::time::Duration;
 use ply::search::{Agent, Position, SearchError, Value};
 use ply::{MoveList, Outcome, PerftMode, Player};
 
-use crate::registry::{AgentKit, GameEntry, GameInfo, GameOptions, RegistryError, ToolGame};
+use crate::agents::{AgentKit, ToolGame};
+use crate::options::{GameInfo, GameOptions};
 use crate::spec::AgentSpec;
 
 /// Why a call on a [`DynGame`] failed.
@@ -449,20 +450,18 @@ impl<G: ToolGame> DynGame for Erased<G> {
     }
 }
 
-/// The game of `entry` built with `options`, type-erased.
-pub(crate) fn erase<G: ToolGame>(
-    entry: &GameEntry<G>,
+/// `game`, built with `options` and described by `info`, with its agent kit, type-erased.
+pub fn erase<G: ToolGame>(
+    game: G,
+    kit: AgentKit<G>,
+    info: GameInfo,
     options: &GameOptions,
-) -> Result<Arc<dyn DynGame>, RegistryError> {
-    let game = entry.build(options)?;
-    let info = entry.info().clone();
+) -> Arc<dyn DynGame> {
     let args = options.to_args();
     let key: Arc<str> = if args.is_empty() {
         info.name.as_str().into()
     } else {
         format!("{} {args}", info.name).into()
     };
-    // The kit of these options: the book and tables of the rules asked, as on the command line.
-    let kit = entry.kit_for(&game, options);
-    Ok(Arc::new(Erased { game, kit, info, options: options.clone(), key }))
+    Arc::new(Erased { game, kit, info, options: options.clone(), key })
 }

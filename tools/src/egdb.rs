@@ -9,7 +9,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -23,7 +22,6 @@ use ply::{Game, MoveList, Notation, Player, Solved};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::registry::{GameOptions, Registry};
 use crate::units::{hms, si};
 
 /// What `egdb` does.
@@ -80,39 +78,6 @@ impl EgdbArgs {
             .clone()
             .or_else(default_dir)
             .ok_or_else(|| "no directory: give --dir, or set PLY_EGDB or HOME".to_string())
-    }
-}
-
-/// Build, list, probe and verify endgame databases of a registered game.
-#[derive(clap::Parser, Debug)]
-#[command(name = "egdb")]
-struct EgdbCli {
-    /// The game (one with an endgame index; see the list below).
-    #[arg(long)]
-    game: String,
-    #[command(flatten)]
-    options: GameOptions,
-    #[command(flatten)]
-    egdb: EgdbArgs,
-}
-
-/// The `egdb` program: `egdb --game GAME [game options] build|info|probe|verify ...` for any
-/// game of `registry` that registers an endgame index.
-pub fn main(registry: &Registry) -> ExitCode {
-    crate::cli::end_quietly_on_closed_stdout();
-    use clap::{CommandFactory, FromArgMatches};
-    let matches = EgdbCli::command().after_help(registry.help()).get_matches();
-    let cli = EgdbCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let result = registry
-        .get(&cli.game)
-        .map_err(|e| e.to_string())
-        .and_then(|game| game.egdb(&cli.options, &cli.egdb, &mut std::io::stdout()));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 

@@ -4,21 +4,26 @@
 //! [`ply::Game`] and [`ply::Notation`]: a game gets them by a registration of a few lines in
 //! a [`registry::Registry`], with no change to the tools.
 //!
-//! | module | what it holds |
-//! |---|---|
-//! | [`registry`] | the games a program offers by name: options, builder, named evaluations, engine codecs |
-//! | [`spec`] | agent specs, the text form of a player (`alphabeta:depth=8`, `mcts:time=100ms`) |
-//! | [`play`] | the terminal play loop: humans and engines on any game |
-//! | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, merge, Elo, SPRT, SVG |
-//! | [`perft`] | the perft/divide tool |
-//! | [`tune`] | training data by self-play (binary, sharded, resumable) and fitting of evaluations |
-//! | [`shard`] | `--shard K/N`: which games of a run a job-array task plays |
-//! | [`egdb`] | endgame databases for any game with an index: build, info, probe, verify |
-//! | [`engines`] | clients of external engines (Hub, NBoard) over a process transport |
-//! | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
-//! | [`files`] | reading the files a user names, with a size limit |
-//! | [`cli`] | whole programs (`perft`, `play`; the arena's is [`arena::main`]) over a registry |
-//! | [`units`] | number and duration formatting for reports |
+//! The modules form layers, each importing only those below it (a test,
+//! `tests/module_graph.rs`, reads the imports and fails on a cycle):
+//!
+//! | layer | module | what it holds |
+//! |---|---|---|
+//! | programs | [`cli`] | whole programs over a registry: `perft`, `play`, `egdb`, `tune`, `book`, [`cli::arena`] |
+//! | registry | [`registry`] | [`registry::GameEntry`] (a game's registration) and [`registry::Registry`], which joins each game to every tool |
+//! | tools | [`play`] | the terminal play loop: humans and engines on any game |
+//! | | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, Elo, SPRT, SVG |
+//! | | [`perft`] | the perft/divide tool |
+//! | | [`tune`] | training data by self-play (binary, sharded, resumable) and fitting of evaluations |
+//! | | [`egdb`] | endgame databases for any game with an index: build, info, probe, verify |
+//! | | [`book`](mod@book) | opening books: build by drop-out expansion, probe |
+//! | | [`dynamic`] | any game behind one type-erased interface (what Python drives) |
+//! | | [`bench`](mod@bench) | benchmark workloads (perft, searches, MCTS) sized by counts, for any game |
+//! | agents | [`agents`] | the agent factory: [`agents::AgentKit`] turns a spec into an agent with the game's evaluations, books, tables, engine codecs |
+//! | | [`options`] | game options, game information and their errors |
+//! | base | [`spec`] | agent specs, the text form of a player (`alphabeta:depth=8`, `mcts:time=100ms`) |
+//! | | [`engines`] | external engines: Hub, NBoard, JSON lines, DamExchange |
+//! | | [`shard`], [`files`], [`units`] | `--shard K/N`; reading users' files with a size limit; number formatting |
 //!
 //! ```
 //! use ply::games::ConnectFour;
@@ -29,6 +34,7 @@
 //! assert!(registry.help().contains("connect-four"));
 //! ```
 
+pub mod agents;
 pub mod arena;
 pub mod bench;
 pub mod book;
@@ -37,6 +43,7 @@ pub mod dynamic;
 pub mod egdb;
 pub mod engines;
 pub mod files;
+pub mod options;
 pub mod perft;
 pub mod play;
 pub mod registry;

@@ -65,7 +65,7 @@ use ply::games::mix64;
 use ply::search::{Agent, Budget, Deadline, Position, Progress, SearchError, SearchReport};
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
-use crate::registry::AgentKit;
+use crate::agents::AgentKit;
 
 mod commands;
 mod display;

@@ -12,19 +12,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use ply::eval::Evaluator;
-use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
-use ply::search::baseline::{Greedy, RandomAgent};
-use ply::search::mcts::Mcts;
-use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
-use ply::search::{Agent, Budget};
-use ply::{Game, Notation};
-
-use crate::engines::dxp::DxpClient;
-use crate::engines::hub::HubClient;
-use crate::engines::jsonl::JsonlClient;
-use crate::engines::nboard::NBoardClient;
-use crate::registry::AgentKit;
+use ply::search::alphabeta::AlphaBetaOptions;
+use ply::search::Budget;
 
 /// What every agent accepts, for `--help` texts and error messages.
 pub const ACCEPTED: &str = "  alphabeta[:depth=N,time=T,nodes=N,tt=MB,threads=N,plain=BOOL,endgame=BOOL,
@@ -399,120 +388,6 @@ impl AgentSpec {
     pub fn effective_seed(&self, seed: u64) -> u64 {
         self.seed.unwrap_or(seed)
     }
-
-    /// A fresh search agent for this spec with the evaluation `eval`, seeded with the spec's
-    /// `seed=` or else `seed`. Games usually build agents through their
-    /// [`AgentKit`], which finds the evaluation a spec names.
-    ///
-    /// # Errors
-    /// [`SpecError::External`] for an external engine (the kit builds those).
-    pub fn build_search<G, E>(
-        &self,
-        eval: E,
-        seed: u64,
-    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
-    where
-        G: Game + Sync + 'static,
-        E: Evaluator<G>,
-    {
-        let seed = self.effective_seed(seed);
-        Ok(match self.algorithm {
-            Algorithm::AlphaBeta => {
-                let mut options = if self.plain == Some(true) {
-                    AlphaBetaOptions::plain()
-                } else if self.endgame == Some(true) {
-                    AlphaBetaOptions::endgame()
-                } else {
-                    AlphaBetaOptions::default()
-                };
-                for ((_, switch), value) in SELECTIVE.iter().zip(self.selective) {
-                    if let Some(v) = value {
-                        *switch(&mut options) = v;
-                    }
-                }
-                if let Some(r) = self.reuse {
-                    options.keep_tt = r;
-                }
-                if let Some(m) = self.probcut {
-                    options.probcut = m;
-                }
-                let mut a = AlphaBeta::with_options(options);
-                if let Some(mb) = self.tt_mb {
-                    a = a.with_tt_mb(mb);
-                }
-                if let Some(t) = self.threads {
-                    a = a.with_threads(t);
-                }
-                Box::new(a.with_evaluator(eval))
-            }
-            Algorithm::Mcts => {
-                let mut m = Mcts::new().with_seed(seed);
-                if let Some(c) = self.c {
-                    m = m.with_exploration(c);
-                }
-                if let Some(t) = self.threads {
-                    m = m.with_threads(t);
-                }
-                if let Some(cutoff) = self.cutoff {
-                    m = m.with_rollout_cutoff(cutoff);
-                }
-                if let Some(s) = self.solver {
-                    m = m.with_solver(s);
-                }
-                if let Some(r) = self.reuse {
-                    m = m.with_tree_reuse(r);
-                }
-                Box::new(m.with_evaluator(eval))
-            }
-            Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
-                let model = match self.algorithm {
-                    Algorithm::Paranoid => OpponentModel::Paranoid,
-                    Algorithm::MaxN => OpponentModel::MaxN,
-                    _ => OpponentModel::BestReply,
-                };
-                let mut s = MultiplayerSearch::new(model);
-                if let Some(mb) = self.tt_mb {
-                    s = s.with_tt_mb(mb);
-                }
-                if let Some(t) = self.threads {
-                    s = s.with_threads(t);
-                }
-                Box::new(s.with_evaluator(eval))
-            }
-            Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
-            Algorithm::Random => Box::new(RandomAgent::new(seed)),
-            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl | Algorithm::Dxp => {
-                return Err(SpecError::External { agent: self.algorithm.name() })
-            }
-        })
-    }
-
-    /// The protocol client of an external engine, through the codec the game's kit has for
-    /// the protocol. The program is started (a DamExchange engine connected to) on the first
-    /// move.
-    ///
-    /// # Errors
-    /// [`SpecError::UnsupportedEngine`] if the game has no codec for the protocol.
-    pub fn build_external<G: Game + Notation + 'static>(
-        &self,
-        kit: &AgentKit<G>,
-    ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
-        let cmd = self.cmd.as_deref().unwrap_or("");
-        let missing = || SpecError::UnsupportedEngine { agent: self.algorithm.name() };
-        match self.algorithm {
-            Algorithm::Hub => Ok(Box::new(HubClient::new(cmd, kit.hub.ok_or_else(missing)?))),
-            Algorithm::NBoard => {
-                Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
-            }
-            Algorithm::Jsonl => Ok(Box::new(JsonlClient::new(cmd, kit.jsonl.ok_or_else(missing)?))),
-            Algorithm::Dxp => Ok(Box::new(DxpClient::new(
-                self.addr.as_deref().unwrap_or(""),
-                self.cmd.as_deref(),
-                kit.dxp.ok_or_else(missing)?,
-            ))),
-            _ => Err(SpecError::External { agent: self.algorithm.name() }),
-        }
-    }
 }
 
 /// Reads a duration such as `100ms`, `2s`, `1.5s`, `250us`, `1m`.
@@ -873,9 +748,6 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply::games::TicTacToe;
-    use ply::search::{Position, Value};
-    use ply::{MoveList, Player};
 
     fn spec(text: &str) -> AgentSpec {
         text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -1106,58 +978,5 @@ mod tests {
         assert_eq!(spec("mcts").budget().time, Some(DEFAULT_TIME));
         assert_eq!(spec("random").budget().depth, Some(1));
         assert!(!spec("greedy").budget().is_unlimited());
-    }
-
-    #[test]
-    fn built_agents_play_legal_moves() {
-        let game = TicTacToe;
-        let state = game.initial_state();
-        let mut legal = MoveList::new();
-        game.generate_moves(&state, &mut legal);
-        let mut kit = AgentKit::<TicTacToe>::default();
-        kit.add_evaluator("zero", |_: &TicTacToe, _: &_, _: Player| 0i32);
-        for text in [
-            "alphabeta:depth=2",
-            "alphabeta:depth=2,eval=zero",
-            "alphabeta:depth=4,threads=2",
-            "mcts:iters=50",
-            "maxn:depth=2,eval=zero",
-            "greedy:eval=zero",
-            "random:seed=4",
-        ] {
-            let s = spec(text);
-            let mut agent = kit.build(&s, 1).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(agent.name().contains("threads=2"), text.contains("threads=2"), "{text}");
-            let report = agent.choose(&game, Position::new(&state), &s.budget()).unwrap();
-            assert!(legal.contains(&report.best_move), "{text}");
-        }
-        let e = kit.build(&spec("alphabeta:eval=learned"), 1).err().unwrap();
-        assert_eq!(e.to_string(), "unknown evaluation \"learned\"; this game has: default, zero");
-        let e = kit.build(&spec("hub:cmd=x"), 1).err().unwrap();
-        assert_eq!(e, SpecError::UnsupportedEngine { agent: "hub" });
-        let e = kit.build(&spec("dxp:addr=localhost:27531"), 1).err().unwrap();
-        assert_eq!(e, SpecError::UnsupportedEngine { agent: "dxp" });
-    }
-
-    #[test]
-    fn a_spec_without_eval_searches_with_the_kits_default_evaluation() {
-        let game = TicTacToe;
-        let state = game.initial_state();
-        let value = |kit: &AgentKit<TicTacToe>, text: &str| {
-            let s = spec(text);
-            let mut agent = kit.build(&s, 1).unwrap();
-            agent.choose(&game, Position::new(&state), &s.budget()).unwrap().value
-        };
-        let mut kit = AgentKit::<TicTacToe>::default();
-        kit.add_evaluator("seven", |_: &TicTacToe, _: &_, _: Player| 7i32);
-        // Without a default, the game's own evaluation (+4 for the centre at depth 2).
-        assert_eq!(value(&kit, "alphabeta:depth=2"), Value::Heuristic(4.0));
-        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
-        kit.add_default_evaluator("five", |_: &TicTacToe, _: &_, _: Player| 5i32);
-        assert_eq!(kit.default_evaluator(), Some("five"));
-        for text in ["alphabeta:depth=2", "alphabeta:depth=2,eval=default"] {
-            assert_eq!(value(&kit, text), Value::Heuristic(5.0), "{text}");
-        }
-        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
     }
 }

@@ -16,8 +16,8 @@ use ply::games::mix64;
 use ply::search::SearchError;
 
 use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
+use crate::agents::{AgentKit, ToolGame};
 use crate::play::format_line;
-use crate::registry::{AgentKit, ToolGame};
 use crate::spec::AgentSpec;
 
 /// Where the openings come from.
@@ -320,7 +320,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
             bar.inc(1);
             if let Some(sprt) = &cfg.sprt {
                 if let Some(p) = run.standings.pair(0, 1) {
-                    let decision = sprt.decide_llr(super::sprt_llr(sprt, &p));
+                    let decision = sprt.decide_llr(sprt_llr(sprt, &p));
                     if decision != SprtDecision::Continue && summary.sprt.is_none() {
                         summary.sprt = Some(decision);
                         stop.store(true, Ordering::Relaxed);
@@ -452,6 +452,16 @@ fn progress_bar(cfg: &TournamentConfig, len: usize) -> ProgressBar {
     bar.set_style(style);
     bar.set_prefix(cfg.game.clone());
     bar
+}
+
+/// The SPRT's log-likelihood ratio for a pairing: on the pentanomial record of its completed
+/// opening pairs when the schedule pairs openings, on wins, draws and losses otherwise.
+pub(crate) fn sprt_llr(sprt: &ply::arena::Sprt, p: &ply::arena::PairTotals) -> f64 {
+    if p.pentanomial.iter().sum::<u64>() > 0 {
+        sprt.llr_pentanomial(p.pentanomial)
+    } else {
+        sprt.llr(p.wins, p.draws, p.losses)
+    }
 }
 
 #[cfg(test)]

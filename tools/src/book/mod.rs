@@ -14,16 +14,16 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use ply::book::{format_value, leaf_value, Book, DropOut, DEFAULT_WEIGHT};
 use ply::{MoveList, Notation};
 
-use crate::registry::{AgentKit, GameInfo, GameOptions, Registry, ToolGame};
+use crate::agents::{AgentKit, ToolGame};
+use crate::options::{GameInfo, GameOptions};
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 
 /// What `book` does.
@@ -87,38 +87,6 @@ pub struct ProbeArgs {
 
 fn parse_time(text: &str) -> Result<Duration, String> {
     parse_duration(text).map_err(|e| e.to_string())
-}
-
-/// Build and read opening books (drop-out expansion over alpha-beta).
-#[derive(Parser, Debug)]
-#[command(name = "book")]
-struct BookCli {
-    /// The game (see the list below).
-    #[arg(long)]
-    game: String,
-    #[command(flatten)]
-    options: GameOptions,
-    #[command(subcommand)]
-    command: BookCommand,
-}
-
-/// The `book` program: `book --game GAME [game options] build|probe ...` for any game of
-/// `registry`.
-pub fn main(registry: &Registry) -> ExitCode {
-    crate::cli::end_quietly_on_closed_stdout();
-    let matches = BookCli::command().after_help(registry.help()).get_matches();
-    let cli = BookCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let result = registry
-        .get(&cli.game)
-        .map_err(|e| e.to_string())
-        .and_then(|game| game.book(&cli.options, &cli.command));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }
 
 /// Runs `command` on `game` (registered as `info`, built from `options`) with `kit`'s

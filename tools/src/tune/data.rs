@@ -27,7 +27,7 @@ use ply::games::mix64;
 use ply::pack::PackState;
 use ply::Game;
 
-use crate::registry::ToolGame;
+use crate::agents::ToolGame;
 
 /// The first bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"PLYDATA1";

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use ply::eval::{Features, Weights};
 
 use super::data::{DataReader, StateCodec};
-use crate::registry::ToolGame;
+use crate::agents::ToolGame;
 
 /// The options of `tune fit`.
 #[derive(clap::Args, Clone, Debug)]

@@ -25,7 +25,7 @@ use ply::{MoveList, Player, Record};
 use super::data::{
     result_byte, DataFile, GameBlock, Header, Sample, StateCodec, NO_SCORE, SCORE_PROVEN,
 };
-use crate::registry::{AgentKit, ToolGame};
+use crate::agents::{AgentKit, ToolGame};
 use crate::shard::{in_shard, parse_shard};
 use crate::spec::AgentSpec;
 use crate::units::si;

@@ -13,11 +13,7 @@ pub mod fit;
 pub mod generate;
 pub mod train;
 
-use std::process::ExitCode;
-
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-
-use crate::registry::{GameOptions, Registry};
+use clap::Subcommand;
 
 pub use fit::FitArgs;
 pub use generate::GenerateArgs;
@@ -46,36 +42,4 @@ pub struct MergeArgs {
     /// The file to write (an existing one of the same game is extended).
     #[arg(long, value_name = "FILE")]
     pub out: std::path::PathBuf,
-}
-
-/// Tune an evaluation: generate training positions, then fit weights to them.
-#[derive(Parser, Debug)]
-#[command(name = "tune")]
-struct TuneCli {
-    /// The game (see the list below).
-    #[arg(long)]
-    game: String,
-    #[command(flatten)]
-    options: GameOptions,
-    #[command(subcommand)]
-    command: TuneCommand,
-}
-
-/// The `tune` program: `tune --game GAME [game options] generate|fit ...` for any game of
-/// `registry`.
-pub fn main(registry: &Registry) -> ExitCode {
-    crate::cli::end_quietly_on_closed_stdout();
-    let matches = TuneCli::command().after_help(registry.help()).get_matches();
-    let cli = TuneCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let result = registry
-        .get(&cli.game)
-        .map_err(|e| e.to_string())
-        .and_then(|game| game.tune(&cli.options, &cli.command));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }

@@ -21,7 +21,7 @@ use ply::eval::net::{Activations, NetInputs, Network, MAX_HIDDEN};
 
 use super::data::{DataReader, StateCodec};
 use super::generate::default_threads;
-use crate::registry::ToolGame;
+use crate::agents::ToolGame;
 
 /// The options of `tune train`.
 #[derive(clap::Args, Clone, Debug)]

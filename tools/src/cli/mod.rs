@@ -1,5 +1,7 @@
-//! Whole programs over a [`Registry`]: `perft` and `play` (the arena's is
-//! [`crate::arena::main`]). A program's `main` is one call:
+//! The program layer: whole programs over a [`Registry`] (`perft`, `play`, `egdb`, `tune`,
+//! `book`, and the arena in [`arena`]), which parse the command line and dispatch to the
+//! tools through the registry. Nothing below this layer imports it. A program's `main` is
+//! one call:
 //!
 //! ```no_run
 //! use ply::games::TicTacToe;
@@ -12,14 +14,21 @@
 //! }
 //! ```
 
+pub mod arena;
+
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 
+use crate::agents::ToolGame;
+use crate::book::BookCommand;
+use crate::egdb::EgdbArgs;
+use crate::options::GameOptions;
 use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
-use crate::registry::{GameEntry, GameOptions, Registry, ToolGame};
+use crate::registry::{GameEntry, RegisteredGame, Registry};
 use crate::spec::ACCEPTED;
+use crate::tune::TuneCommand;
 
 /// Count the leaves of a game's move tree to each depth.
 #[derive(Parser, Debug)]
@@ -44,6 +53,45 @@ struct PlayCli {
     play: PlayArgs,
     #[command(flatten)]
     options: GameOptions,
+}
+
+/// Build, list, probe and verify endgame databases of a registered game.
+#[derive(Parser, Debug)]
+#[command(name = "egdb")]
+struct EgdbCli {
+    /// The game (one with an endgame index; see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    egdb: EgdbArgs,
+}
+
+/// Tune an evaluation: generate training positions, then fit weights to them.
+#[derive(Parser, Debug)]
+#[command(name = "tune")]
+struct TuneCli {
+    /// The game (see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(subcommand)]
+    command: TuneCommand,
+}
+
+/// Build and read opening books (drop-out expansion over alpha-beta).
+#[derive(Parser, Debug)]
+#[command(name = "book")]
+struct BookCli {
+    /// The game (see the list below).
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(subcommand)]
+    command: BookCommand,
 }
 
 /// Parses the command line of `C` with `after_help` below its options.
@@ -86,19 +134,49 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// Runs `work` on the game of `registry` called `name`: exit code 0, or the error on stderr
+/// and exit code 1.
+fn on_game(
+    registry: &Registry,
+    name: &str,
+    work: impl FnOnce(&dyn RegisteredGame) -> Result<(), String>,
+) -> ExitCode {
+    match registry.get(name).map_err(|e| e.to_string()).and_then(work) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// The `egdb` program: `egdb --game GAME [game options] build|info|probe|verify ...` for any
+/// game of `registry` that registers an endgame index.
+pub fn egdb_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
+    let cli: EgdbCli = parse(registry.help());
+    on_game(registry, &cli.game, |game| game.egdb(&cli.options, &cli.egdb, &mut std::io::stdout()))
+}
+
+/// The `tune` program: `tune --game GAME [game options] generate|merge|fit|train ...` for any
+/// game of `registry`.
+pub fn tune_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
+    let cli: TuneCli = parse(registry.help());
+    on_game(registry, &cli.game, |game| game.tune(&cli.options, &cli.command))
+}
+
+/// The `book` program: `book --game GAME [game options] build|probe ...` for any game of
+/// `registry`.
+pub fn book_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
+    let cli: BookCli = parse(registry.help());
+    on_game(registry, &cli.game, |game| game.book(&cli.options, &cli.command))
+}
+
 /// The `perft` program: `perft GAME DEPTH [--position P] [--divide] [--mode bulk|make]
 /// [game options]` for any game of `registry`.
 pub fn perft_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
     let cli: PerftCli = parse(registry.help());
-    let result = registry
-        .get(&cli.game)
-        .map_err(|e| e.to_string())
-        .and_then(|game| game.perft(&cli.options, &cli.perft));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
-    }
+    on_game(registry, &cli.game, |game| game.perft(&cli.options, &cli.perft))
 }
 
 /// The `play` program: `play --game GAME [play options] [game options]` for any game of

@@ -1,0 +1,502 @@
+//! The agent factory: [`AgentKit`], what a game adds to the generic agents (evaluations by
+//! name, external-engine codecs, opening books, endgame tables), and the one place where an
+//! [`AgentSpec`] becomes a boxed [`Agent`] ([`AgentKit::build`]: a search compiled for the
+//! evaluation the spec names, or an external engine's protocol client).
+//!
+//! ```
+//! use ply::games::TicTacToe;
+//! use ply::search::Position;
+//! use ply::Game;
+//! use ply_tools::agents::AgentKit;
+//!
+//! let kit = AgentKit::<TicTacToe>::default();
+//! let spec = "alphabeta:depth=4".parse()?;
+//! let mut agent = kit.build(&spec, 1)?;
+//! let report = agent.choose(&TicTacToe, Position::new(&TicTacToe.initial_state()), &spec.budget())?;
+//! assert_eq!(report.depth, 4);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use ply::book::{Book, BookAgent};
+use ply::eval::Evaluator;
+use ply::games::mix64;
+use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
+use ply::search::baseline::{Greedy, RandomAgent};
+use ply::search::mcts::Mcts;
+use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
+use ply::search::Agent;
+use ply::{Game, Notation, Solved};
+
+use crate::egdb::{Solver, WithSolver};
+use crate::engines::dxp::{DxpClient, DxpCodec};
+use crate::engines::hub::{HubClient, HubCodec};
+use crate::engines::jsonl::{JsonlClient, JsonlCodec};
+use crate::engines::nboard::{NBoardClient, NBoardCodec};
+use crate::spec::{AgentSpec, Algorithm, BookChoice, EgdbChoice, SpecError, SELECTIVE};
+
+/// What the tools need of a game: its rules, text forms, and the bounds that let games run on
+/// several threads. Every `Game + Notation` whose states and moves are `Send + Sync` has it.
+pub trait ToolGame: Game + Notation + Send + Sync + 'static {}
+
+impl<T: Game + Notation + Send + Sync + 'static> ToolGame for T {}
+
+/// Builds a boxed agent for a spec, with one evaluation built in (and the endgame tables'
+/// solver, if the agent uses them).
+type AgentBuilder<G> = Arc<
+    dyn Fn(&AgentSpec, u64, Option<Solver<G>>) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+        + Send
+        + Sync,
+>;
+
+/// Opens a game's endgame tables in a directory, as a solver that reads them on first use
+/// ([`crate::egdb::lazy_solver`]).
+pub type EndgameOpener<G> = Arc<dyn Fn(&Path) -> Solver<G> + Send + Sync>;
+
+/// The solvers a kit has opened, by directory, so that every agent shares one copy of the
+/// tables.
+type SolverCache<G> = Arc<Mutex<Vec<(PathBuf, Solver<G>)>>>;
+
+/// Reads the text of a book file as a book of the kit's game.
+pub type BookLoader<G> = Arc<dyn Fn(&str) -> Result<Book<G>, String> + Send + Sync>;
+
+/// The books a kit has read, by file name, so that a tournament reads each file once.
+type BookCache<G> = Arc<Mutex<Vec<(String, Arc<Book<G>>)>>>;
+
+/// Seed salt of the book's choices, apart from the search's own seed.
+const BOOK_SALT: u64 = 0x626f_6f6b;
+
+/// What a game adds to the generic agents: evaluations by name (`alphabeta:eval=NAME`), the
+/// codecs of the external-engine protocols it speaks (`hub:`, `nboard:`) and its opening
+/// books (its own, which searches use by default, and `book=FILE`).
+pub struct AgentKit<G: Game> {
+    evaluators: Vec<(String, AgentBuilder<G>)>,
+    /// The evaluation a spec without `eval=` (or with `eval=default`) searches with: one of
+    /// `evaluators` by name, or `None` for the game's own ([`Game::evaluate`]).
+    default_eval: Option<String>,
+    /// The Hub protocol's positions and moves for this game, if engines speak it.
+    pub hub: Option<HubCodec<G>>,
+    /// The NBoard protocol's positions for this game, if engines speak it.
+    pub nboard: Option<NBoardCodec<G>>,
+    /// The JSON-lines protocol's boards and moves for this game, if engines speak it.
+    pub jsonl: Option<JsonlCodec<G>>,
+    /// DamExchange's positions and moves for this game, if engines speak it.
+    pub dxp: Option<DxpCodec<G>>,
+    /// The game's own opening book: searches play from it unless their spec says
+    /// `book=off` or names another (`book=FILE`).
+    pub book: Option<Arc<Book<G>>>,
+    /// Reads `book=FILE` files for this game (without one, `book=FILE` is refused).
+    pub loader: Option<BookLoader<G>>,
+    cache: BookCache<G>,
+    /// Opens the game's endgame tables, if it has an index ([`crate::registry::GameEntry::endgame`]): the
+    /// searches use them unless their spec says `egdb=off`.
+    pub endgame: Option<EndgameOpener<G>>,
+    solvers: SolverCache<G>,
+}
+
+impl<G: Game> Default for AgentKit<G> {
+    fn default() -> Self {
+        AgentKit {
+            evaluators: Vec::new(),
+            default_eval: None,
+            hub: None,
+            nboard: None,
+            jsonl: None,
+            dxp: None,
+            book: None,
+            loader: None,
+            cache: Arc::default(),
+            endgame: None,
+            solvers: Arc::default(),
+        }
+    }
+}
+
+impl<G: Game> Clone for AgentKit<G> {
+    fn clone(&self) -> Self {
+        AgentKit {
+            evaluators: self.evaluators.clone(),
+            default_eval: self.default_eval.clone(),
+            hub: self.hub,
+            nboard: self.nboard,
+            jsonl: self.jsonl,
+            dxp: self.dxp,
+            book: self.book.clone(),
+            loader: self.loader.clone(),
+            cache: self.cache.clone(),
+            endgame: self.endgame.clone(),
+            solvers: self.solvers.clone(),
+        }
+    }
+}
+
+impl<G: Game> AgentKit<G> {
+    /// Forgets the book files and endgame tables this kit has opened (its clones share them
+    /// until then), so that a kit for other rules opens its own.
+    pub fn forget_opened(&mut self) {
+        self.cache = Arc::default();
+        self.solvers = Arc::default();
+    }
+
+    /// The opening book an agent built from `spec` plays from: the file of `book=FILE`
+    /// (read once, then remembered), none for `book=off`, else the kit's own book for a
+    /// search ([`crate::spec::Algorithm::uses_default_book`]).
+    ///
+    /// # Errors
+    /// [`SpecError::Book`] for a file that cannot be read or is not a book of this game.
+    pub fn book_for(&self, spec: &AgentSpec) -> Result<Option<Arc<Book<G>>>, SpecError> {
+        match &spec.book {
+            Some(BookChoice::Off) => Ok(None),
+            None if spec.algorithm.uses_default_book() => Ok(self.book.clone()),
+            None => Ok(None),
+            Some(BookChoice::File(path)) => {
+                let fail = |reason: String| SpecError::Book { path: path.clone(), reason };
+                let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some((_, book)) = cache.iter().find(|(p, _)| p == path) {
+                    return Ok(Some(book.clone()));
+                }
+                let loader = self
+                    .loader
+                    .as_ref()
+                    .ok_or_else(|| fail("this program cannot read books of this game".into()))?;
+                let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+                let book = Arc::new(loader(&text).map_err(fail)?);
+                cache.push((path.clone(), book.clone()));
+                Ok(Some(book))
+            }
+        }
+    }
+}
+
+impl<G: Game> AgentKit<G> {
+    /// The endgame tables' solver an agent built from `spec` searches with: none for
+    /// `egdb=off`, for an agent that does not search with alpha-beta, or for a game without
+    /// tables; the tables of `egdb=DIR`; else those of the default directory
+    /// ([`ply::endgame::default_dir`]), when it holds them. Every agent of a kit shares one
+    /// copy of each directory's tables, read slice by slice as the search reaches them.
+    ///
+    /// # Errors
+    /// [`SpecError::Egdb`] for `egdb=DIR` with a directory that does not exist, or `egdb=...`
+    /// for a game without an endgame index.
+    pub fn solver_for(&self, spec: &AgentSpec) -> Result<Option<Solver<G>>, SpecError> {
+        let fail = |reason: String| SpecError::Egdb { reason };
+        let dir = match &spec.egdb {
+            Some(EgdbChoice::Off) => return Ok(None),
+            Some(EgdbChoice::Dir(d)) => {
+                let dir = PathBuf::from(d);
+                if !dir.is_dir() {
+                    return Err(fail(format!("{d} is not a directory")));
+                }
+                Some(dir)
+            }
+            Some(EgdbChoice::On) | None => ply::endgame::default_dir(),
+        };
+        let Some(open) = &self.endgame else {
+            return match spec.egdb {
+                None => Ok(None),
+                Some(_) => Err(fail("this game has no endgame tables".into())),
+            };
+        };
+        if !spec.algorithm.uses_endgame_tables() {
+            return Ok(None);
+        }
+        let Some(dir) = dir else { return Ok(None) };
+        let mut solvers = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, s)) = solvers.iter().find(|(d, _)| *d == dir) {
+            return Ok(Some(s.clone()));
+        }
+        let solver = open(&dir);
+        solvers.push((dir, solver.clone()));
+        Ok(Some(solver))
+    }
+
+    /// The endgame tables' verdict on `state` (the default directory's tables), for a
+    /// terminal to show: `None` when the game has no tables there or the position is not in
+    /// them.
+    pub fn tables_verdict(&self, game: &G, state: &G::State) -> Option<Solved> {
+        self.default_tables()?.solve(game, state)
+    }
+
+    /// What the default directory's endgame tables hold, for a program's first lines.
+    pub fn tables_description(&self, game: &G) -> Option<String> {
+        self.default_tables()?.describe(game)
+    }
+
+    fn default_tables(&self) -> Option<Solver<G>> {
+        let spec = AgentSpec::new(Algorithm::AlphaBeta);
+        self.solver_for(&spec).ok().flatten()
+    }
+}
+
+impl<G: Game + Sync + 'static> AgentKit<G> {
+    /// Adds the evaluation `eval` under `name`: a spec with `eval=NAME` searches with it.
+    /// The search is compiled for `E`, so the evaluation is called directly at every leaf.
+    pub fn add_evaluator<E: Evaluator<G>>(&mut self, name: &str, eval: E) {
+        let build: AgentBuilder<G> = Arc::new(move |spec, seed, solver| {
+            spec.build_search(WithSolver::new(eval.clone(), solver), seed)
+        });
+        self.evaluators.retain(|(n, _)| n != name);
+        self.evaluators.push((name.to_string(), build));
+    }
+
+    /// Adds the evaluation `eval` under `name` and makes it the default: what a spec without
+    /// `eval=` (or with `eval=default`) searches with, so that the arena, Python and every
+    /// program measure and play the engine the game ships.
+    pub fn add_default_evaluator<E: Evaluator<G>>(&mut self, name: &str, eval: E) {
+        self.add_evaluator(name, eval);
+        self.default_eval = Some(name.to_string());
+    }
+
+    /// The names of the added evaluations, in the order added.
+    pub fn evaluator_names(&self) -> Vec<&str> {
+        self.evaluators.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    /// The name of the evaluation a spec without `eval=` searches with, `None` for the game's
+    /// own ([`Game::evaluate`]).
+    pub fn default_evaluator(&self) -> Option<&str> {
+        self.default_eval.as_deref()
+    }
+
+    /// A fresh agent for `spec`, seeded with the spec's `seed=` or else `seed`: a search with
+    /// the named evaluation (or the kit's default), or an external engine through this game's
+    /// protocol codec.
+    ///
+    /// # Errors
+    /// An evaluation name this game does not have, or an engine protocol it does not speak.
+    ///
+    /// The agent plays from its opening book ([`AgentKit::book_for`]) while the game is in
+    /// it, choosing among near-best book moves with a seed derived from `seed`.
+    pub fn build(&self, spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: Notation,
+    {
+        let book = self.book_for(spec)?;
+        let agent = self.build_without_book(spec, seed)?;
+        Ok(match book {
+            Some(book) => {
+                let seed = mix64(spec.effective_seed(seed) ^ BOOK_SALT);
+                Box::new(BookAgent::new(agent, book).with_seed(seed))
+            }
+            None => agent,
+        })
+    }
+
+    /// [`AgentKit::build`] without the opening book: the search or engine alone.
+    ///
+    /// # Errors
+    /// As [`AgentKit::build`].
+    pub fn build_without_book(
+        &self,
+        spec: &AgentSpec,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: Notation,
+    {
+        if spec.algorithm.is_external() {
+            return spec.build_external(self);
+        }
+        let solver = self.solver_for(spec)?;
+        let name = match spec.eval.as_deref() {
+            None | Some("default") => self.default_eval.as_deref(),
+            Some(name) => Some(name),
+        };
+        match name {
+            None => spec.build_search(WithSolver::new(ply::eval::GameEval, solver), seed),
+            Some(name) => match self.evaluators.iter().find(|(n, _)| n == name) {
+                Some((_, build)) => build(spec, seed, solver),
+                None => Err(SpecError::UnknownEvaluator {
+                    name: name.to_string(),
+                    known: std::iter::once("default")
+                        .chain(self.evaluator_names())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }),
+            },
+        }
+    }
+}
+
+impl AgentSpec {
+    /// A fresh search agent for this spec with the evaluation `eval`, seeded with the spec's
+    /// `seed=` or else `seed`. Games usually build agents through their
+    /// [`AgentKit`], which finds the evaluation a spec names.
+    ///
+    /// # Errors
+    /// [`SpecError::External`] for an external engine (the kit builds those).
+    pub fn build_search<G, E>(
+        &self,
+        eval: E,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: Game + Sync + 'static,
+        E: Evaluator<G>,
+    {
+        let seed = self.effective_seed(seed);
+        Ok(match self.algorithm {
+            Algorithm::AlphaBeta => {
+                let mut options = if self.plain == Some(true) {
+                    AlphaBetaOptions::plain()
+                } else if self.endgame == Some(true) {
+                    AlphaBetaOptions::endgame()
+                } else {
+                    AlphaBetaOptions::default()
+                };
+                for ((_, switch), value) in SELECTIVE.iter().zip(self.selective) {
+                    if let Some(v) = value {
+                        *switch(&mut options) = v;
+                    }
+                }
+                if let Some(r) = self.reuse {
+                    options.keep_tt = r;
+                }
+                if let Some(m) = self.probcut {
+                    options.probcut = m;
+                }
+                let mut a = AlphaBeta::with_options(options);
+                if let Some(mb) = self.tt_mb {
+                    a = a.with_tt_mb(mb);
+                }
+                if let Some(t) = self.threads {
+                    a = a.with_threads(t);
+                }
+                Box::new(a.with_evaluator(eval))
+            }
+            Algorithm::Mcts => {
+                let mut m = Mcts::new().with_seed(seed);
+                if let Some(c) = self.c {
+                    m = m.with_exploration(c);
+                }
+                if let Some(t) = self.threads {
+                    m = m.with_threads(t);
+                }
+                if let Some(cutoff) = self.cutoff {
+                    m = m.with_rollout_cutoff(cutoff);
+                }
+                if let Some(s) = self.solver {
+                    m = m.with_solver(s);
+                }
+                if let Some(r) = self.reuse {
+                    m = m.with_tree_reuse(r);
+                }
+                Box::new(m.with_evaluator(eval))
+            }
+            Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => {
+                let model = match self.algorithm {
+                    Algorithm::Paranoid => OpponentModel::Paranoid,
+                    Algorithm::MaxN => OpponentModel::MaxN,
+                    _ => OpponentModel::BestReply,
+                };
+                let mut s = MultiplayerSearch::new(model);
+                if let Some(mb) = self.tt_mb {
+                    s = s.with_tt_mb(mb);
+                }
+                if let Some(t) = self.threads {
+                    s = s.with_threads(t);
+                }
+                Box::new(s.with_evaluator(eval))
+            }
+            Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
+            Algorithm::Random => Box::new(RandomAgent::new(seed)),
+            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl | Algorithm::Dxp => {
+                return Err(SpecError::External { agent: self.algorithm.name() })
+            }
+        })
+    }
+
+    /// The protocol client of an external engine, through the codec the game's kit has for
+    /// the protocol. The program is started (a DamExchange engine connected to) on the first
+    /// move.
+    ///
+    /// # Errors
+    /// [`SpecError::UnsupportedEngine`] if the game has no codec for the protocol.
+    pub fn build_external<G: Game + Notation + 'static>(
+        &self,
+        kit: &AgentKit<G>,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
+        let cmd = self.cmd.as_deref().unwrap_or("");
+        let missing = || SpecError::UnsupportedEngine { agent: self.algorithm.name() };
+        match self.algorithm {
+            Algorithm::Hub => Ok(Box::new(HubClient::new(cmd, kit.hub.ok_or_else(missing)?))),
+            Algorithm::NBoard => {
+                Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
+            }
+            Algorithm::Jsonl => Ok(Box::new(JsonlClient::new(cmd, kit.jsonl.ok_or_else(missing)?))),
+            Algorithm::Dxp => Ok(Box::new(DxpClient::new(
+                self.addr.as_deref().unwrap_or(""),
+                self.cmd.as_deref(),
+                kit.dxp.ok_or_else(missing)?,
+            ))),
+            _ => Err(SpecError::External { agent: self.algorithm.name() }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::games::TicTacToe;
+    use ply::search::{Position, Value};
+    use ply::{MoveList, Player};
+
+    fn spec(text: &str) -> AgentSpec {
+        text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn built_agents_play_legal_moves() {
+        let game = TicTacToe;
+        let state = game.initial_state();
+        let mut legal = MoveList::new();
+        game.generate_moves(&state, &mut legal);
+        let mut kit = AgentKit::<TicTacToe>::default();
+        kit.add_evaluator("zero", |_: &TicTacToe, _: &_, _: Player| 0i32);
+        for text in [
+            "alphabeta:depth=2",
+            "alphabeta:depth=2,eval=zero",
+            "alphabeta:depth=4,threads=2",
+            "mcts:iters=50",
+            "maxn:depth=2,eval=zero",
+            "greedy:eval=zero",
+            "random:seed=4",
+        ] {
+            let s = spec(text);
+            let mut agent = kit.build(&s, 1).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(agent.name().contains("threads=2"), text.contains("threads=2"), "{text}");
+            let report = agent.choose(&game, Position::new(&state), &s.budget()).unwrap();
+            assert!(legal.contains(&report.best_move), "{text}");
+        }
+        let e = kit.build(&spec("alphabeta:eval=learned"), 1).err().unwrap();
+        assert_eq!(e.to_string(), "unknown evaluation \"learned\"; this game has: default, zero");
+        let e = kit.build(&spec("hub:cmd=x"), 1).err().unwrap();
+        assert_eq!(e, SpecError::UnsupportedEngine { agent: "hub" });
+        let e = kit.build(&spec("dxp:addr=localhost:27531"), 1).err().unwrap();
+        assert_eq!(e, SpecError::UnsupportedEngine { agent: "dxp" });
+    }
+
+    #[test]
+    fn a_spec_without_eval_searches_with_the_kits_default_evaluation() {
+        let game = TicTacToe;
+        let state = game.initial_state();
+        let value = |kit: &AgentKit<TicTacToe>, text: &str| {
+            let s = spec(text);
+            let mut agent = kit.build(&s, 1).unwrap();
+            agent.choose(&game, Position::new(&state), &s.budget()).unwrap().value
+        };
+        let mut kit = AgentKit::<TicTacToe>::default();
+        kit.add_evaluator("seven", |_: &TicTacToe, _: &_, _: Player| 7i32);
+        // Without a default, the game's own evaluation (+4 for the centre at depth 2).
+        assert_eq!(value(&kit, "alphabeta:depth=2"), Value::Heuristic(4.0));
+        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
+        kit.add_default_evaluator("five", |_: &TicTacToe, _: &_, _: Player| 5i32);
+        assert_eq!(kit.default_evaluator(), Some("five"));
+        for text in ["alphabeta:depth=2", "alphabeta:depth=2,eval=default"] {
+            assert_eq!(value(&kit, text), Value::Heuristic(5.0), "{text}");
+        }
+        assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
+    }
+}
