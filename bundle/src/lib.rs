@@ -26,6 +26,7 @@ use ply_tools::engines::dxp::DxpCodec;
 use ply_tools::engines::hub::HubCodec;
 use ply_tools::engines::jsonl::JsonlCodec;
 use ply_tools::engines::nboard::NBoardCodec;
+use ply_tools::error::ToolError;
 use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry};
 
 /// Every bundled game: the rulesets and the core's small games.
@@ -136,9 +137,9 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
     HubCodec {
         variant: "normal",
         position: |_, s| hub::format_position(s),
-        parse_position: |_, t| hub::parse_position(t).map_err(|e| e.to_string()),
+        parse_position: |_, t| hub::parse_position(t).map_err(ToolError::invalid),
         format_move: |_, m| hub::format_hub_move(m),
-        parse_move: hub::parse_hub_move,
+        parse_move: |g, s, t| hub::parse_hub_move(g, s, t).map_err(ToolError::invalid),
     }
 }
 
@@ -156,7 +157,7 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
 pub fn draughts_dxp_codec() -> DxpCodec<InternationalDraughts> {
     DxpCodec {
         position: |_, s| ply_draughts::dxp::format_position(s),
-        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(|e| e.to_string()),
+        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(ToolError::invalid),
         move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }
 }
@@ -183,7 +184,9 @@ pub fn reversi() -> GameEntry<Reversi> {
     .evaluator("discs", ply_reversi::Evaluation::Discs)
     .default_evaluator("learned", ply_reversi::OthelloLearned::default())
     .features(ply_reversi::OthelloFeatures)
-    .nboard(NBoardCodec { game_record: ply_reversi::nboard::format_ggf })
+    .nboard(NBoardCodec {
+        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
+    })
 }
 
 /// Breakthrough, the second tutorial: `--size COLSxROWS` (default 8x8).
@@ -351,16 +354,20 @@ mod tests {
         let checkers = r.get("english-checkers").unwrap();
         let spec = "alphabeta:depth=1".parse().unwrap();
         assert!(checkers.check_spec(&options(Some("standard"), Some("10"), None), &spec).is_ok());
-        let e = checkers.check_spec(&options(Some("turkish"), None, None), &spec).unwrap_err();
+        let e = checkers
+            .check_spec(&options(Some("turkish"), None, None), &spec)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--rules") && e.contains("turkish"), "{e}");
-        let e = checkers.check_spec(&options(None, Some("7"), None), &spec).unwrap_err();
+        let e =
+            checkers.check_spec(&options(None, Some("7"), None), &spec).unwrap_err().to_string();
         assert!(e.contains("--size"), "{e}");
-        let e = checkers.check_spec(&options(None, None, Some(3)), &spec).unwrap_err();
+        let e = checkers.check_spec(&options(None, None, Some(3)), &spec).unwrap_err().to_string();
         assert!(e.contains("does not take --players"), "{e}");
         let e = r.get("chess").err().unwrap();
         assert!(matches!(e, RegistryError::UnknownGame { .. }), "{e}");
         let e = r.get("breakthrough").unwrap();
-        let msg = e.check_spec(&options(None, Some("9x9"), None), &spec).unwrap_err();
+        let msg = e.check_spec(&options(None, Some("9x9"), None), &spec).unwrap_err().to_string();
         assert!(msg.contains("breakthrough: bad --size"), "{msg}");
     }
 
@@ -380,10 +387,10 @@ mod tests {
             (variants(&[("pits", "9")]), "pits"),
             (variants(&[("seeds", "many")]), "seeds"),
         ] {
-            let e = kalah.check_spec(&bad, &spec).unwrap_err();
+            let e = kalah.check_spec(&bad, &spec).unwrap_err().to_string();
             assert!(e.contains("kalah: bad") && e.contains(what), "{e}");
         }
-        let e = kalah.check_spec(&options(None, Some("6"), None), &spec).unwrap_err();
+        let e = kalah.check_spec(&options(None, Some("6"), None), &spec).unwrap_err().to_string();
         assert!(e.contains("does not take --size"), "{e}");
     }
 
@@ -396,9 +403,15 @@ mod tests {
         assert!(draughts.check_spec(&none, &"hub:cmd=scan".parse().unwrap()).is_ok());
         let dxp = "dxp:addr=127.0.0.1:27531,time=1s".parse().unwrap();
         assert!(draughts.check_spec(&none, &dxp).is_ok());
-        let e = draughts.check_spec(&none, &"nboard:cmd=edax".parse().unwrap()).unwrap_err();
+        let e = draughts
+            .check_spec(&none, &"nboard:cmd=edax".parse().unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("nboard"), "{e}");
-        let e = draughts.check_spec(&none, &"alphabeta:eval=discs".parse().unwrap()).unwrap_err();
+        let e = draughts
+            .check_spec(&none, &"alphabeta:eval=discs".parse().unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("classic, material"), "{e}");
         let checkers = r.get("english-checkers").unwrap();
         assert!(checkers.check_spec(&none, &"alphabeta:eval=material".parse().unwrap()).is_ok());

@@ -60,7 +60,7 @@ pub type EndgameOpener<G> = Arc<dyn Fn(&Path) -> Solver<G> + Send + Sync>;
 type SolverCache<G> = Arc<Mutex<Vec<(PathBuf, Solver<G>)>>>;
 
 /// Reads the text of a book file as a book of the kit's game.
-pub type BookLoader<G> = Arc<dyn Fn(&str) -> Result<Book<G>, String> + Send + Sync>;
+pub type BookLoader<G> = Arc<dyn Fn(&str) -> crate::error::ToolResult<Book<G>> + Send + Sync>;
 
 /// The books a kit has read, by file name, so that a tournament reads each file once.
 type BookCache<G> = Arc<Mutex<Vec<(String, Arc<Book<G>>)>>>;
@@ -162,7 +162,7 @@ impl<G: Game> AgentKit<G> {
                     .as_ref()
                     .ok_or_else(|| fail("this program cannot read books of this game".into()))?;
                 let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-                let book = Arc::new(loader(&text).map_err(fail)?);
+                let book = Arc::new(loader(&text).map_err(|e| fail(e.to_string()))?);
                 cache.push((path.clone(), book.clone()));
                 Ok(Some(book))
             }

@@ -22,6 +22,7 @@ use ply::{Game, MoveList, Notation, Player, Solved};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::error::ToolResult;
 use crate::units::{hms, si};
 
 /// What `egdb` does.
@@ -73,11 +74,12 @@ impl EgdbArgs {
     ///
     /// # Errors
     /// When no directory is given and neither `$PLY_EGDB` nor `$HOME` is set.
-    pub fn dir(&self) -> Result<PathBuf, String> {
+    pub fn dir(&self) -> ToolResult<PathBuf> {
         self.dir
             .clone()
             .or_else(default_dir)
             .ok_or_else(|| "no directory: give --dir, or set PLY_EGDB or HOME".to_string())
+            .map_err(crate::error::ToolError::from)
     }
 }
 
@@ -90,18 +92,22 @@ pub fn run<G: EndgameIndex + Notation>(
     game: &G,
     args: &EgdbArgs,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> crate::error::ToolResult<()> {
     let dir = args.dir()?;
     let w = |e: std::io::Error| e.to_string();
     match &args.command {
-        EgdbCommand::Build { pieces, threads } => run_build(game, *pieces, *threads, &dir, out),
-        EgdbCommand::Info => info(game, &dir, out),
+        EgdbCommand::Build { pieces, threads } => {
+            Ok(run_build(game, *pieces, *threads, &dir, out)?)
+        }
+        EgdbCommand::Info => Ok(info(game, &dir, out)?),
         EgdbCommand::Probe { position } => {
             let tables = Tables::open(game, &dir).map_err(|e| e.to_string())?;
             let state = game.parse_state(position).map_err(|e| format!("bad position: {e}"))?;
-            writeln!(out, "{}", probe_report(game, &tables, &state)?).map_err(w)
+            writeln!(out, "{}", probe_report(game, &tables, &state)?)
+                .map_err(w)
+                .map_err(crate::error::ToolError::from)
         }
-        EgdbCommand::Verify { samples, seed } => verify(game, &dir, *samples, *seed, out),
+        EgdbCommand::Verify { samples, seed } => Ok(verify(game, &dir, *samples, *seed, out)?),
     }
 }
 
@@ -253,7 +259,7 @@ pub fn probe_report<G: EndgameIndex + Notation>(
     game: &G,
     tables: &Tables<G::Slice>,
     state: &G::State,
-) -> Result<String, String> {
+) -> crate::error::ToolResult<String> {
     let verdict = tables.probe(game, state).ok_or_else(|| {
         format!(
             "{} pieces: the tables hold positions with up to {}",

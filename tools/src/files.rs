@@ -4,6 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::error::{ToolError, ToolResult};
+
 /// The most a text file given to a tool may hold: 256 MiB (the largest book or openings file
 /// ply writes is a few megabytes).
 pub const MAX_TEXT: u64 = 256 << 20;
@@ -18,23 +20,24 @@ pub const MAX_BINARY: u64 = 1 << 30;
 /// std::fs::write(&path, b"0123456789").unwrap();
 /// assert_eq!(ply_tools::files::read_bytes(&path, 10).unwrap().len(), 10);
 /// let e = ply_tools::files::read_bytes(&path, 9).unwrap_err();
-/// assert!(e.contains("more than the 9 bytes"), "{e}");
+/// assert!(e.to_string().contains("more than the 9 bytes"), "{e}");
 /// # std::fs::remove_file(&path).unwrap();
 /// ```
 ///
 /// # Errors
 /// The path and why: it cannot be read, or it is larger than `max`.
-pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+pub fn read_bytes(path: &Path, max: u64) -> ToolResult<Vec<u8>> {
     let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let fail = |message: String| ToolError::file(path, message);
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
     let mut bytes = Vec::new();
     // One byte past the limit tells a file of exactly `max` bytes from a larger one, without
     // trusting the size the file system reports (a pipe or a growing file has none).
     file.take(max.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        .map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
     if bytes.len() as u64 > max {
-        return Err(format!("{shown} holds more than the {max} bytes such a file may have"));
+        return Err(fail(format!("{shown} holds more than the {max} bytes such a file may have")));
     }
     Ok(bytes)
 }
@@ -43,9 +46,10 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
 ///
 /// # Errors
 /// As [`read_bytes`], or the file is not UTF-8 text.
-pub fn read_text(path: &Path, max: u64) -> Result<String, String> {
+pub fn read_text(path: &Path, max: u64) -> ToolResult<String> {
     String::from_utf8(read_bytes(path, max)?).map_err(|e| {
-        format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to())
+        let at = e.utf8_error().valid_up_to();
+        ToolError::file(path, format!("{} is not UTF-8 text (byte {at})", path.display()))
     })
 }
 
@@ -58,10 +62,10 @@ mod tests {
         let path = std::env::temp_dir().join(format!("ply-files-{}", std::process::id()));
         std::fs::write(&path, "ab\ncd").unwrap();
         assert_eq!(read_text(&path, 5).unwrap(), "ab\ncd");
-        assert!(read_text(&path, 4).unwrap_err().contains("more than the 4 bytes"));
+        assert!(read_text(&path, 4).unwrap_err().to_string().contains("more than the 4 bytes"));
         std::fs::write(&path, b"ab\xff").unwrap();
-        assert!(read_text(&path, 10).unwrap_err().contains("not UTF-8 text (byte 2)"));
+        assert!(read_text(&path, 10).unwrap_err().to_string().contains("not UTF-8 text (byte 2)"));
         std::fs::remove_file(&path).unwrap();
-        assert!(read_text(&path, 10).unwrap_err().starts_with("cannot read"));
+        assert!(read_text(&path, 10).unwrap_err().to_string().starts_with("cannot read"));
     }
 }

@@ -23,6 +23,7 @@
 //! | | [`options`] | game options, game information and their errors |
 //! | base | [`spec`] | agent specs, the text form of a player (`alphabeta:depth=8`, `mcts:time=100ms`) |
 //! | | [`engines`] | external engines: Hub, NBoard, JSON lines, DamExchange |
+//! | | [`error`] | [`error::ToolError`], the error of the tools' public functions |
 //! | | [`shard`], [`files`], [`units`] | `--shard K/N`; reading users' files with a size limit; number formatting |
 //!
 //! ```
@@ -42,6 +43,7 @@ pub mod cli;
 pub mod dynamic;
 pub mod egdb;
 pub mod engines;
+pub mod error;
 pub mod files;
 pub mod options;
 pub mod perft;

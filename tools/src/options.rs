@@ -23,11 +23,11 @@ pub struct GameOptions {
 /// Reads `key=value`.
 ///
 /// # Errors
-/// If there is no `=` or the key is empty.
-pub fn parse_key_value(text: &str) -> Result<(String, String), String> {
+/// [`RegistryError::NotKeyValue`] if there is no `=` or the key is empty.
+pub fn parse_key_value(text: &str) -> Result<(String, String), RegistryError> {
     match text.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-        _ => Err(format!("expected KEY=VALUE, got {text:?}")),
+        _ => Err(RegistryError::NotKeyValue { text: text.to_string() }),
     }
 }
 
@@ -110,9 +110,9 @@ impl GameInfo {
     }
 
     /// The terminal's defaults for this game built with `options`.
-    pub fn play_defaults(&self, options: &GameOptions) -> crate::play::Defaults<'_> {
+    pub fn play_defaults(&self, options: &GameOptions) -> Defaults<'_> {
         let (engine, batch_engine) = self.engines_for(options);
-        crate::play::Defaults { engine, batch_engine, names: &self.seat_names }
+        Defaults { engine, batch_engine, names: &self.seat_names }
     }
 }
 
@@ -168,6 +168,12 @@ pub enum RegistryError {
         /// What it accepts.
         help: String,
     },
+    /// A `--variant` that is not `KEY=VALUE`.
+    #[error("expected KEY=VALUE, got {text:?}")]
+    NotKeyValue {
+        /// The text given.
+        text: String,
+    },
     /// An option value the game cannot use.
     #[error("{game}: bad {option} {value:?}: {reason}")]
     BadOption {
@@ -211,4 +217,17 @@ pub fn parse_dims(game: &str, text: &str) -> Result<(usize, usize), RegistryErro
         .split_once(['x', 'X'])
         .and_then(|(c, r)| Some((c.trim().parse().ok()?, r.trim().parse().ok()?)));
     parsed.ok_or_else(|| bad(game, "--size", text, "expected COLSxROWS such as 7x6"))
+}
+
+/// What a game program passes to [`crate::play::run_program`] besides its parsed options:
+/// the game's engine specs and seat names ([`GameInfo::play_defaults`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Defaults<'a> {
+    /// The engine spec when `--engine` is not given and a human plays.
+    pub engine: &'a str,
+    /// The engine spec when `--engine` is not given and engines play each other (keep it
+    /// short: this is the mode of scripts and smoke tests).
+    pub batch_engine: &'a str,
+    /// A name per seat (`["Black", "White"]`); empty for "player 1", "player 2", ...
+    pub names: &'a [String],
 }

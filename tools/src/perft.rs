@@ -46,7 +46,7 @@ pub struct PerftArgs {
 ///
 /// # Errors
 /// A bad `--position`, or stdout failing.
-pub fn run<G: Game + Notation>(game: &G, args: &PerftArgs) -> Result<(), String> {
+pub fn run<G: Game + Notation>(game: &G, args: &PerftArgs) -> crate::error::ToolResult<()> {
     let start = match &args.position {
         Some(p) => game.parse_state(p).map_err(|e| format!("bad --position: {e}"))?,
         None => game.initial_state(),
@@ -57,7 +57,7 @@ pub fn run<G: Game + Notation>(game: &G, args: &PerftArgs) -> Result<(), String>
     };
     match count(game, &start, args, mode, &mut io::stdout().lock()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(|e| format!("stdout: {e}")),
+        other => other.map_err(|e| format!("stdout: {e}").into()),
     }
 }
 
@@ -127,6 +127,6 @@ mod tests {
     fn a_bad_position_is_an_error() {
         let args =
             PerftArgs { depth: 1, position: Some("xx".into()), divide: false, mode: Mode::Bulk };
-        assert!(run(&TicTacToe, &args).unwrap_err().starts_with("bad --position"));
+        assert!(run(&TicTacToe, &args).unwrap_err().to_string().starts_with("bad --position"));
     }
 }

@@ -66,6 +66,7 @@ use ply::search::{Agent, Budget, Deadline, Position, Progress, SearchError, Sear
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
 use crate::agents::AgentKit;
+use crate::error::ToolResult;
 
 mod commands;
 mod display;
@@ -192,7 +193,7 @@ pub struct PlayArgs {
 ///
 /// # Errors
 /// If `text` is neither, with the sides there are.
-pub fn side_index(text: &str, names: &[String], players: usize) -> Result<usize, String> {
+pub fn side_index(text: &str, names: &[String], players: usize) -> ToolResult<usize> {
     let text = text.trim();
     if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(text)) {
         return Ok(i);
@@ -205,7 +206,7 @@ pub fn side_index(text: &str, names: &[String], players: usize) -> Result<usize,
                 sides = Vec::new();
             }
             sides.push(format!("1 to {players}"));
-            Err(format!("bad --color {text:?}: the sides are {}", sides.join(", ")))
+            Err(format!("bad --color {text:?}: the sides are {}", sides.join(", ")).into())
         }
     }
 }
@@ -253,7 +254,7 @@ impl PlayArgs {
     ///
     /// # Errors
     /// If `default` is not a spec.
-    pub fn engine_specs(&self, default: &str) -> Result<Vec<AgentSpec>, String> {
+    pub fn engine_specs(&self, default: &str) -> ToolResult<Vec<AgentSpec>> {
         self.engine_specs_for(default, 2)
     }
 
@@ -266,7 +267,7 @@ impl PlayArgs {
         &self,
         default: &str,
         players: usize,
-    ) -> Result<Vec<AgentSpec>, String> {
+    ) -> crate::error::ToolResult<Vec<AgentSpec>> {
         let mut specs = self.engines.clone();
         if specs.is_empty() {
             let mut spec: AgentSpec =
@@ -297,17 +298,7 @@ impl PlayArgs {
     }
 }
 
-/// What a game program passes to [`run`] besides its parsed options.
-#[derive(Clone, Copy, Debug)]
-pub struct Defaults<'a> {
-    /// The engine spec when `--engine` is not given and a human plays.
-    pub engine: &'a str,
-    /// The engine spec when `--engine` is not given and engines play each other (keep it
-    /// short: this is the mode of scripts and smoke tests).
-    pub batch_engine: &'a str,
-    /// A name per seat (`["Black", "White"]`); empty for "player 1", "player 2", ...
-    pub names: &'a [String],
-}
+pub use crate::options::Defaults;
 
 /// The settings of one game in the terminal.
 #[derive(Clone, Debug)]
@@ -1083,7 +1074,9 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                             std::path::Path::new(&path),
                             crate::files::MAX_TEXT,
                         )
-                        .and_then(|text| game.read_record(&text).map_err(|e| e.to_string()));
+                        .and_then(|text| {
+                            game.read_record(&text).map_err(crate::error::ToolError::invalid)
+                        });
                         let (loaded_start, moves) = match loaded {
                             Ok(game) => game,
                             Err(e) => {

@@ -30,6 +30,7 @@ use crate::engines::dxp::DxpCodec;
 use crate::engines::hub::HubCodec;
 use crate::engines::jsonl::JsonlCodec;
 use crate::engines::nboard::NBoardCodec;
+use crate::error::ToolResult;
 use crate::spec::AgentSpec;
 use crate::tune::data::StateCodec;
 
@@ -43,15 +44,15 @@ type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + 
 
 /// `tune fit` for one game, over the features its entry lists.
 type Fitter<G> =
-    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::FitArgs) -> Result<(), String> + Send + Sync>;
+    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::FitArgs) -> ToolResult<()> + Send + Sync>;
 
 /// `tune train` for one game, over its network inputs.
 type Trainer<G> =
-    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::TrainArgs) -> Result<(), String> + Send + Sync>;
+    Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::TrainArgs) -> ToolResult<()> + Send + Sync>;
 
 /// `egdb` for one game, over its endgame index.
 type EgdbRunner<G> = Arc<
-    dyn Fn(&G, &crate::egdb::EgdbArgs, &mut dyn std::io::Write) -> Result<(), String> + Send + Sync,
+    dyn Fn(&G, &crate::egdb::EgdbArgs, &mut dyn std::io::Write) -> ToolResult<()> + Send + Sync,
 >;
 
 /// The game's own opening book for a game built from some options, if it has one there.
@@ -129,7 +130,9 @@ impl<G: ToolGame> GameEntry<G> {
             let game = build(&options).map_err(|e| e.to_string())?;
             let book = Book::parse(&game, text).map_err(|e| e.to_string())?;
             match book.header_value("game") {
-                Some(other) if other != name => Err(format!("a book of {other}, not of {name}")),
+                Some(other) if other != name => {
+                    Err(format!("a book of {other}, not of {name}").into())
+                }
                 _ => Ok(book),
             }
         })
@@ -315,7 +318,7 @@ pub trait RegisteredGame: Send + Sync {
     ///
     /// # Errors
     /// Bad options or position, or failed output (as a message).
-    fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> Result<(), String>;
+    fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()>;
 
     /// Plays one tournament of the arena (see [`crate::arena`]).
     ///
@@ -347,21 +350,19 @@ pub trait RegisteredGame: Send + Sync {
     ///
     /// # Errors
     /// What [`AgentKit::build`] would refuse, for the game built from `options`.
-    fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> Result<(), String>;
+    fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> ToolResult<()>;
 
     /// Runs a `tune` command (see [`crate::tune`]).
     ///
     /// # Errors
     /// Bad options, a game without features for `fit`, or the command's own failure.
-    fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand)
-        -> Result<(), String>;
+    fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand) -> ToolResult<()>;
 
     /// Runs a `book` command (see [`crate::book`]).
     ///
     /// # Errors
     /// Bad options or arguments, or the command's own failure.
-    fn book(&self, options: &GameOptions, command: &crate::book::BookCommand)
-        -> Result<(), String>;
+    fn book(&self, options: &GameOptions, command: &crate::book::BookCommand) -> ToolResult<()>;
 
     /// Runs an `egdb` command (see [`crate::egdb`]), writing its report to `out`.
     ///
@@ -372,7 +373,7 @@ pub trait RegisteredGame: Send + Sync {
         options: &GameOptions,
         args: &crate::egdb::EgdbArgs,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), String>;
+    ) -> ToolResult<()>;
 }
 
 impl<G: ToolGame> RegisteredGame for GameEntry<G> {
@@ -391,7 +392,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         Ok(crate::dynamic::erase(game, kit, self.info.clone(), options))
     }
 
-    fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> Result<(), String> {
+    fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         crate::perft::run(&game, args)
     }
@@ -429,22 +430,24 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         Ok(crate::bench::workloads(self.build(options)?, sizes))
     }
 
-    fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> Result<(), String> {
+    fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> ToolResult<()> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         let kit = self.kit_for(&game, options);
         kit.book_for(spec).map_err(|e| e.to_string())?;
         if spec.algorithm.is_external() {
-            spec.build_external(&kit).map(|_| ()).map_err(|e| e.to_string())
+            spec.build_external(&kit)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+                .map_err(crate::error::ToolError::from)
         } else {
-            kit.build(spec, 0).map(|_| ()).map_err(|e| e.to_string())
+            kit.build(spec, 0)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+                .map_err(crate::error::ToolError::from)
         }
     }
 
-    fn tune(
-        &self,
-        options: &GameOptions,
-        command: &crate::tune::TuneCommand,
-    ) -> Result<(), String> {
+    fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand) -> ToolResult<()> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         let name = format!("{} {}", self.info.name, options.to_args());
         match command {
@@ -459,23 +462,20 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             }
             crate::tune::TuneCommand::Train(args) => match &self.trainer {
                 Some(train) => train(&game, self.codec, args),
-                None => Err(format!("{} lists no network inputs to train", self.info.name)),
+                None => Err(format!("{} lists no network inputs to train", self.info.name).into()),
             },
             crate::tune::TuneCommand::Fit(args) => match &self.fit {
                 Some(fit) => fit(&game, self.codec, args),
                 None => Err(format!(
                     "{} lists no evaluation features to fit (GameEntry::features)",
                     self.info.name
-                )),
+                )
+                .into()),
             },
         }
     }
 
-    fn book(
-        &self,
-        options: &GameOptions,
-        command: &crate::book::BookCommand,
-    ) -> Result<(), String> {
+    fn book(&self, options: &GameOptions, command: &crate::book::BookCommand) -> ToolResult<()> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         let kit = self.kit_for(&game, options);
         crate::book::run(&game, &kit, &self.info, options, command)
@@ -486,14 +486,15 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         options: &GameOptions,
         args: &crate::egdb::EgdbArgs,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), String> {
+    ) -> ToolResult<()> {
         let game = self.build(options).map_err(|e| e.to_string())?;
         match &self.egdb {
             Some(run) => run(&game, args, out),
             None => Err(format!(
                 "{} has no endgame index (GameEntry::endgame): no endgame tables",
                 self.info.name
-            )),
+            )
+            .into()),
         }
     }
 }

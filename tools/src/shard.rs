@@ -13,11 +13,11 @@
 ///
 /// # Errors
 /// A message for anything else.
-pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_shard(text: &str) -> crate::error::ToolResult<(usize, usize)> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
     match parsed {
         Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
-        _ => Err(format!("expected K/N with 1 <= K <= N, such as 3/8; got {text:?}")),
+        _ => Err(format!("expected K/N with 1 <= K <= N, such as 3/8; got {text:?}").into()),
     }
 }
 

@@ -338,9 +338,9 @@ fn color_names_the_humans_side() {
     assert_eq!(side_index("3", &[], 4), Ok(2));
     assert_eq!(
         side_index("red", &names, 2),
-        Err("bad --color \"red\": the sides are black, white, 1 to 2".to_string())
+        Err("bad --color \"red\": the sides are black, white, 1 to 2".into())
     );
-    assert_eq!(side_index("5", &[], 4), Err("bad --color \"5\": the sides are 1 to 4".to_string()));
+    assert_eq!(side_index("5", &[], 4), Err("bad --color \"5\": the sides are 1 to 4".into()));
 }
 
 #[test]

@@ -33,6 +33,7 @@ fn args(games: u64, threads: usize, out: &Path) -> GenerateArgs {
 
 fn run(args: &GenerateArgs) -> Result<(), String> {
     generate::run(&TicTacToe, "tictactoe", &AgentKit::default(), StateCodec::packed(), args)
+        .map_err(String::from)
 }
 
 fn blocks(path: &Path) -> Vec<GameBlock> {
@@ -109,11 +110,12 @@ fn generated_games_resume_shard_and_do_not_depend_on_threads() {
         StateCodec::text(),
         &args(1, 1, &b),
     );
-    assert!(text.unwrap_err().contains("not tictactoe (0 bytes a state)"));
+    assert!(text.unwrap_err().to_string().contains("not tictactoe (0 bytes a state)"));
     std::fs::write(&b, "{\"game\": 0}\n").unwrap();
-    assert!(DataReader::open(&b).err().unwrap().contains("not a ply data file"));
+    assert!(DataReader::open(&b).err().unwrap().to_string().contains("not a ply data file"));
     assert!(data::merge(std::slice::from_ref(&a), &a)
         .unwrap_err()
+        .to_string()
         .contains("both an input and the output"));
     for f in [&a, &b, &s1, &s2, &merged] {
         let _ = std::fs::remove_file(f);
@@ -197,7 +199,7 @@ fn fitted_weights_are_written_and_read_back() {
     // A fit that diverges writes nothing.
     let diverging = FitArgs { learning_rate: 1e300, out: temp("diverged.txt"), ..fit_args.clone() };
     let e = fit::run(&game, StateCodec::packed(), &Squares, &diverging).unwrap_err();
-    assert!(e.contains("nothing written"), "{e}");
+    assert!(e.to_string().contains("nothing written"), "{e}");
     assert!(!diverging.out.exists());
     // A start weight far beyond the logistic model's range is refused.
     let mut huge = weights.clone();
@@ -206,7 +208,7 @@ fn fitted_weights_are_written_and_read_back() {
     std::fs::write(&start, huge.to_text()).unwrap();
     let from_huge = FitArgs { start: Some(start.clone()), ..fit_args.clone() };
     let e = fit::run(&game, StateCodec::packed(), &Squares, &from_huge).unwrap_err();
-    assert!(e.contains("start weight must lie within"), "{e}");
+    assert!(e.to_string().contains("start weight must lie within"), "{e}");
     let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out), std::fs::remove_file(&start));
 }
 

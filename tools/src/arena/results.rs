@@ -129,23 +129,25 @@ impl GameRecord {
     ///
     /// # Errors
     /// What is inconsistent.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> crate::error::ToolResult<()> {
         let seats = self.seats.len();
         if seats == 0 {
             return Err("no seats".into());
         }
         if self.stats.len() != seats {
-            return Err(format!("{} seats but {} stats entries", seats, self.stats.len()));
+            return Err(format!("{} seats but {} stats entries", seats, self.stats.len()).into());
         }
         if let Some(&a) = self.seats.iter().find(|&&a| a >= self.agents.len()) {
-            return Err(format!("seat agent {a} is not one of the {} agents", self.agents.len()));
+            return Err(
+                format!("seat agent {a} is not one of the {} agents", self.agents.len()).into()
+            );
         }
         match &self.result {
             GameResult::Winner(w) if *w >= seats => {
-                Err(format!("the winner is seat {w} of a {seats}-seat game"))
+                Err(format!("the winner is seat {w} of a {seats}-seat game").into())
             }
             GameResult::Scores(s) if s.len() != seats => {
-                Err(format!("{} scores for {seats} seats", s.len()))
+                Err(format!("{} scores for {seats} seats", s.len()).into())
             }
             _ => Ok(()),
         }
@@ -409,7 +411,7 @@ pub(crate) mod tests {
         let write = |r: &GameRecord| serde_json::to_string(r).expect("records serialise");
         let read = |line: &str| -> Result<GameRecord, String> {
             let r: GameRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            r.check().map(|()| r)
+            r.check().map(|()| r).map_err(String::from)
         };
         ply::testing::check_parser(&records, write, read, 2_000, 23)
             .unwrap_or_else(|e| panic!("{e}"));

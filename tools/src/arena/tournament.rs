@@ -173,7 +173,7 @@ pub struct Run<'a> {
     /// The standings so far; the run adds its games.
     pub standings: &'a mut Standings,
     /// Receives every finished game; an error stops the run.
-    pub sink: &'a mut dyn FnMut(&GameRecord) -> Result<(), String>,
+    pub sink: &'a mut dyn FnMut(&GameRecord) -> crate::error::ToolResult<()>,
 }
 
 impl Run<'_> {

@@ -100,10 +100,10 @@ pub fn run<G: ToolGame>(
     info: &GameInfo,
     options: &GameOptions,
     command: &BookCommand,
-) -> Result<(), String> {
+) -> crate::error::ToolResult<()> {
     match command {
-        BookCommand::Build(args) => build(game, kit, info, options, args),
-        BookCommand::Probe(args) => probe(game, kit, info, args),
+        BookCommand::Build(args) => Ok(build(game, kit, info, options, args)?),
+        BookCommand::Probe(args) => Ok(probe(game, kit, info, args)?),
     }
 }
 

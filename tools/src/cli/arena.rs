@@ -216,7 +216,7 @@ fn play(
     configs: &[TournamentConfig],
     options: &GameOptions,
     existing: &[GameRecord],
-    sink: &mut dyn FnMut(&GameRecord) -> Result<(), String>,
+    sink: &mut dyn FnMut(&GameRecord) -> crate::error::ToolResult<()>,
 ) -> Result<Vec<Played>, String> {
     let mut report = Vec::new();
     for cfg in configs {
@@ -313,7 +313,7 @@ fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
         None => None,
     };
     let mut new_records: Vec<GameRecord> = Vec::new();
-    let mut sink = |r: &GameRecord| -> Result<(), String> {
+    let mut sink = |r: &GameRecord| -> crate::error::ToolResult<()> {
         if let Some(w) = writer.as_mut() {
             w.write(r).map_err(|e| e.to_string())?;
         }
@@ -452,7 +452,7 @@ mod tests {
         let a = args(line);
         let configs = plan(&registry(), &a).unwrap();
         let mut out = Vec::new();
-        let mut sink = |r: &GameRecord| -> Result<(), String> {
+        let mut sink = |r: &GameRecord| -> crate::error::ToolResult<()> {
             out.push(r.clone());
             Ok(())
         };
@@ -576,7 +576,7 @@ mod tests {
         assert!(records.iter().all(|r| r.opening_moves.is_empty()));
         std::fs::write(&path, "not a position\n").unwrap();
         let a = args(&line);
-        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
             .err()
             .unwrap();
@@ -591,7 +591,7 @@ mod tests {
         let a = args(line);
         let configs = plan(&registry(), &a).unwrap();
         let mut n = 0;
-        let mut sink = |_: &GameRecord| -> Result<(), String> {
+        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> {
             n += 1;
             Ok(())
         };
@@ -602,7 +602,7 @@ mod tests {
 
     #[test]
     fn unsupported_agents_are_reported_or_skipped() {
-        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
         // Alpha-beta is two-player only: on a single game the run fails with the reason...
         let a = args("--game three-heaps --games 3 --quiet alphabeta:depth=2 random");
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
@@ -664,7 +664,7 @@ mod tests {
         ] {
             let a = args(&other);
             let configs = plan(&registry(), &a).unwrap();
-            let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+            let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
             let Err(e) = play(&registry(), &configs, &a.options, resumed, &mut sink) else {
                 panic!("{other}: resumed under other terms");
             };
@@ -720,7 +720,7 @@ mod tests {
     #[test]
     fn openings_longer_than_the_game_are_refused() {
         let a = args("--game tictactoe --games 2 --quiet --openings-plies 9 greedy random");
-        let mut sink = |_: &GameRecord| -> Result<(), String> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
             .err()
             .unwrap();
@@ -765,7 +765,7 @@ mod tests {
             ));
             let configs = plan(&r, &a).unwrap();
             let mut out = Vec::new();
-            let mut sink = |rec: &GameRecord| -> Result<(), String> {
+            let mut sink = |rec: &GameRecord| -> crate::error::ToolResult<()> {
                 out.push(rec.clone());
                 Ok(())
             };

@@ -139,9 +139,9 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 fn on_game(
     registry: &Registry,
     name: &str,
-    work: impl FnOnce(&dyn RegisteredGame) -> Result<(), String>,
+    work: impl FnOnce(&dyn RegisteredGame) -> crate::error::ToolResult<()>,
 ) -> ExitCode {
-    match registry.get(name).map_err(|e| e.to_string()).and_then(work) {
+    match registry.get(name).map_err(crate::error::ToolError::from).and_then(work) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
     }

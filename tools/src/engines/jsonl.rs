@@ -17,7 +17,8 @@ pub type PathReader<G> =
     fn(&G, &<G as Game>::State, &[(usize, usize)]) -> Result<<G as Game>::Move, String>;
 
 /// Writes a position as the protocol's board rows and colour to move.
-pub type BoardWriter<G> = fn(&G, &<G as Game>::State) -> Result<(Vec<String>, char), String>;
+pub type BoardWriter<G> =
+    fn(&G, &<G as Game>::State) -> crate::error::ToolResult<(Vec<String>, char)>;
 
 /// How a game's positions and moves read in the JSON-lines protocol.
 pub struct JsonlCodec<G: Game> {

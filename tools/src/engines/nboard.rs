@@ -16,7 +16,7 @@ use super::process::{recv_answer, EngineProcess, Transport};
 pub struct NBoardCodec<G: Game> {
     /// The position as a GGF game record (`(;GM[Othello]...BO[8 ... *];)`), or why this
     /// position cannot be sent (a board the protocol has no form for).
-    pub game_record: fn(&G, &G::State) -> Result<String, String>,
+    pub game_record: fn(&G, &G::State) -> crate::error::ToolResult<String>,
 }
 
 impl<G: Game> Clone for NBoardCodec<G> {
@@ -173,7 +173,8 @@ impl<G: Notation> Agent<G> for NBoardClient<G> {
         budget: &Budget,
     ) -> Result<SearchReport<G::Move>, SearchError> {
         let unsupported = |reason| SearchError::Unsupported { algorithm: "nboard", reason };
-        let record = (self.codec.game_record)(game, position.state).map_err(unsupported)?;
+        let record = (self.codec.game_record)(game, position.state)
+            .map_err(|e| unsupported(e.to_string()))?;
         let failed = |reason| SearchError::Engine { engine: "nboard", reason };
         let t = self.connect().map_err(failed)?;
         think(t.as_mut(), game, position.state, &record, budget).map_err(failed)
@@ -190,7 +191,9 @@ mod tests {
     use ply_reversi::Reversi;
 
     fn codec() -> NBoardCodec<Reversi> {
-        NBoardCodec { game_record: format_ggf }
+        NBoardCodec {
+            game_record: |g, s| format_ggf(g, s).map_err(crate::error::ToolError::invalid),
+        }
     }
 
     #[test]

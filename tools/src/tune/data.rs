@@ -28,6 +28,7 @@ use ply::pack::PackState;
 use ply::Game;
 
 use crate::agents::ToolGame;
+use crate::error::ToolResult;
 
 /// The first bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"PLYDATA1";
@@ -147,13 +148,17 @@ impl<G: ToolGame> StateCodec<G> {
     ///
     /// # Errors
     /// If the bytes hold no state of this game.
-    pub fn decode(&self, game: &G, bytes: &[u8]) -> Result<G::State, String> {
+    pub fn decode(&self, game: &G, bytes: &[u8]) -> ToolResult<G::State> {
         match self.packed {
-            Some(p) => (p.unpack)(game, bytes).ok_or_else(|| "not a packed position".to_string()),
+            Some(p) => (p.unpack)(game, bytes)
+                .ok_or_else(|| "not a packed position".to_string())
+                .map_err(crate::error::ToolError::from),
             None => {
                 let text = bytes.get(2..).ok_or("a text position cut short")?;
                 let text = std::str::from_utf8(text).map_err(|_| "a position that is not UTF-8")?;
-                game.parse_state(text).map_err(|e| format!("position {text:?}: {e}"))
+                game.parse_state(text)
+                    .map_err(|e| format!("position {text:?}: {e}"))
+                    .map_err(crate::error::ToolError::from)
             }
         }
     }
@@ -247,7 +252,7 @@ impl DataReader {
     ///
     /// # Errors
     /// If the file cannot be read or is not a data file.
-    pub fn open(path: &Path) -> Result<DataReader, String> {
+    pub fn open(path: &Path) -> ToolResult<DataReader> {
         let file = File::open(path).map_err(|e| io_error(path, e))?;
         let mut input = BufReader::with_capacity(1 << 16, file);
         let mut magic = [0u8; 8];
@@ -257,7 +262,7 @@ impl DataReader {
         input.read_exact(&mut len).map_err(|_| not_data())?;
         let len = u32::from_le_bytes(len);
         if &magic != MAGIC || len > MAX_HEADER {
-            return Err(not_data());
+            return Err(not_data().into());
         }
         let mut json = vec![0u8; len as usize];
         input.read_exact(&mut json).map_err(|_| not_data())?;
@@ -282,7 +287,7 @@ impl DataReader {
     /// # Errors
     /// If the file cannot be read, a text state has a length beyond the file's limits, or a
     /// result lies above [`RESULT_SCALE`] (a damaged file).
-    pub fn next_block(&mut self) -> Result<Option<GameBlock>, String> {
+    pub fn next_block(&mut self) -> ToolResult<Option<GameBlock>> {
         let mut head = [0u8; 10];
         if !self.fill(&mut head)? {
             return Ok(None);
@@ -323,7 +328,8 @@ impl DataReader {
                     "{}: game {game}: result {} above {RESULT_SCALE} (a damaged file)",
                     self.path.display(),
                     labels[0]
-                ));
+                )
+                .into());
             }
             let score = i16::from_le_bytes([labels[1], labels[2]]);
             samples.push(Sample { state, result: labels[0], score });
@@ -345,7 +351,7 @@ impl DataReader {
     ///
     /// # Errors
     /// As [`DataReader::next_block`].
-    pub fn blocks(mut self) -> Result<Vec<GameBlock>, String> {
+    pub fn blocks(mut self) -> ToolResult<Vec<GameBlock>> {
         let mut blocks = Vec::new();
         while let Some(b) = self.next_block()? {
             blocks.push(b);
@@ -373,7 +379,7 @@ impl DataFile {
     ///
     /// # Errors
     /// If the file cannot be read or written, or holds other data.
-    pub fn open_append(path: &Path, header: Header) -> Result<DataFile, String> {
+    pub fn open_append(path: &Path, header: Header) -> ToolResult<DataFile> {
         let (mut seen, mut games, mut positions) = (HashSet::new(), HashSet::new(), 0);
         let mut header = header;
         let end = if path.exists() {
@@ -388,7 +394,8 @@ impl DataFile {
                         header.game,
                         header.state_bytes
                     ),
-                ));
+                )
+                .into());
             }
             header = reader.header().clone();
             while let Some(block) = reader.next_block()? {
@@ -452,7 +459,7 @@ impl DataFile {
     ///
     /// # Errors
     /// If the file cannot be written.
-    pub fn write(&mut self, mut block: GameBlock) -> Result<usize, String> {
+    pub fn write(&mut self, mut block: GameBlock) -> ToolResult<usize> {
         if !self.games.insert(block.game) {
             return Ok(0);
         }
@@ -474,20 +481,21 @@ impl DataFile {
 ///
 /// # Errors
 /// If a file cannot be read or written, or the files hold different games.
-pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(u64, u64), String> {
+pub fn merge(inputs: &[PathBuf], out: &Path) -> ToolResult<(u64, u64)> {
     let first = inputs.first().ok_or("no input files")?;
     let header = DataReader::open(first)?.header().clone();
     let mut file = DataFile::open_append(out, header.clone())?;
     for path in inputs {
         if path == out {
-            return Err(format!("{} is both an input and the output", path.display()));
+            return Err(format!("{} is both an input and the output", path.display()).into());
         }
         let mut reader = DataReader::open(path)?;
         if !reader.header().compatible(&header) {
             return Err(io_error(
                 path,
                 format!("holds {}, not {}", reader.header().game, header.game),
-            ));
+            )
+            .into());
         }
         while let Some(block) = reader.next_block()? {
             file.write(block)?;
@@ -521,7 +529,7 @@ mod tests {
         file.write(GameBlock { game: 1, samples: vec![sample([1, 0, 0, 0], 250, 0)] }).unwrap();
         drop(file);
         let e = DataReader::open(&path).unwrap().next_block().unwrap_err();
-        assert!(e.contains("game 1: result 250 above 200"), "{e}");
+        assert!(e.to_string().contains("game 1: result 250 above 200"), "{e}");
         let _ = std::fs::remove_file(&path);
     }
 
@@ -563,9 +571,13 @@ mod tests {
         assert_eq!(blocks.iter().map(|b| b.game).collect::<Vec<_>>(), [3, 9]);
         // Other data is refused.
         let other = Header { state_bytes: 0, ..header() };
-        assert!(DataFile::open_append(&path, other).err().unwrap().contains("holds tictactoe"));
+        assert!(DataFile::open_append(&path, other)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("holds tictactoe"));
         std::fs::write(&path, b"PLYDATA1\xff\xff\xff\xff").unwrap();
-        assert!(DataReader::open(&path).err().unwrap().contains("not a ply data file"));
+        assert!(DataReader::open(&path).err().unwrap().to_string().contains("not a ply data file"));
         let _ = std::fs::remove_file(&path);
     }
 

@@ -284,7 +284,7 @@ pub fn run<G: ToolGame, F: Features<G>>(
     codec: StateCodec<G>,
     features: &F,
     args: &FitArgs,
-) -> Result<(), String> {
+) -> crate::error::ToolResult<()> {
     if !(0.0..=1.0).contains(&args.search_weight) {
         return Err("--search-weight must be between 0 and 1".into());
     }
@@ -304,7 +304,8 @@ pub fn run<G: ToolGame, F: Features<G>>(
                 reader.header().game,
                 reader.header().state_bytes,
                 codec.state_bytes(game)
-            ));
+            )
+            .into());
         }
         while let Some(block) = reader.next_block()? {
             games += 1;
@@ -353,7 +354,8 @@ pub fn run<G: ToolGame, F: Features<G>>(
                     path.display(),
                     names[i],
                     weights.scale
-                ));
+                )
+                .into());
             }
             start
         }
@@ -386,14 +388,16 @@ pub fn run<G: ToolGame, F: Features<G>>(
         return Err(format!(
             "the fit diverged (held-out loss {}); nothing written: try a smaller --learning-rate",
             fitted.held_out_loss
-        ));
+        )
+        .into());
     }
     if fitted.best_epoch == 0 && args.start.is_none() {
         return Err(format!(
             "no epoch lowered the held-out loss below the all-zero start's ({:.5}); nothing \
              written: try another --learning-rate or more data",
             fitted.held_out_loss
-        ));
+        )
+        .into());
     }
     let weights = Weights {
         entries: names.into_iter().zip(written).collect(),

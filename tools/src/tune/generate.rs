@@ -98,7 +98,7 @@ pub fn play_game<G: ToolGame>(
     codec: StateCodec<G>,
     args: &GenerateArgs,
     index: u64,
-) -> Result<GameBlock, String> {
+) -> crate::error::ToolResult<GameBlock> {
     let seed = mix64(args.seed ^ mix64(index));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let build = |spec: &AgentSpec, salt: u64| {
@@ -164,7 +164,7 @@ pub fn run<G: ToolGame>(
     kit: &AgentKit<G>,
     codec: StateCodec<G>,
     args: &GenerateArgs,
-) -> Result<(), String> {
+) -> crate::error::ToolResult<()> {
     if args.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -220,7 +220,7 @@ pub fn run<G: ToolGame>(
                         bar.inc(1);
                     }
                     Err(e) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
                         return;
                     }
                 }
@@ -229,7 +229,7 @@ pub fn run<G: ToolGame>(
     });
     bar.finish_and_clear();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
+        return Err(e.into());
     }
     let file = file.into_inner().unwrap_or_else(|p| p.into_inner());
     let new = file.positions() - had_positions;

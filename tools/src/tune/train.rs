@@ -171,18 +171,18 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     codec: StateCodec<G>,
     inputs: &I,
     args: &TrainArgs,
-) -> Result<(), String> {
+) -> crate::error::ToolResult<()> {
     if !(0.0..=1.0).contains(&args.search_weight) {
         return Err("--search-weight must be between 0 and 1".into());
     }
     if !(1..=MAX_HIDDEN).contains(&args.hidden) {
-        return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}"));
+        return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}").into());
     }
     if args.holdout_every < 2 || args.threads == 0 || args.batch == 0 {
         return Err("--holdout-every must be at least 2, --threads and --batch at least 1".into());
     }
     if inputs.inputs() > usize::from(u16::MAX) {
-        return Err(format!("{} inputs: more than this trainer stores", inputs.inputs()));
+        return Err(format!("{} inputs: more than this trainer stores", inputs.inputs()).into());
     }
     let started = Instant::now();
     let (mut train, mut held_out) = (Samples::new(), Samples::new());
@@ -191,7 +191,7 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     'files: for path in &args.data {
         let mut reader = DataReader::open(path)?;
         if reader.header().state_bytes != codec.state_bytes(game) {
-            return Err(format!("{}: holds {}", path.display(), reader.header().game));
+            return Err(format!("{}: holds {}", path.display(), reader.header().game).into());
         }
         while let Some(block) = reader.next_block()? {
             let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };

@@ -857,7 +857,7 @@ pub struct DxpCodec<G: Game> {
     /// square 1..=50.
     pub position: fn(&G, &G::State) -> String,
     /// Reads such a text.
-    pub parse_position: fn(&G, &str) -> Result<G::State, String>,
+    pub parse_position: fn(&G, &str) -> crate::error::ToolResult<G::State>,
     /// A move's start square, end square and captured squares (1..=50).
     pub move_squares: fn(&G, G::Move) -> MoveSquares,
 }
@@ -875,12 +875,12 @@ impl<G: Game> DxpCodec<G> {
     ///
     /// # Errors
     /// If the codec writes another letter there.
-    pub fn to_move(&self, game: &G, state: &G::State) -> Result<Color, String> {
+    pub fn to_move(&self, game: &G, state: &G::State) -> crate::error::ToolResult<Color> {
         let text = (self.position)(game, state);
         text.chars()
             .next()
             .and_then(Color::from_letter)
-            .ok_or_else(|| format!("the codec wrote the position {text:?}: no W or Z first"))
+            .ok_or_else(|| format!("the codec wrote the position {text:?}: no W or Z first").into())
     }
 
     /// The `M` message of a move that took `seconds`.
@@ -894,7 +894,12 @@ impl<G: Game> DxpCodec<G> {
     ///
     /// # Errors
     /// A message naming the move if no legal move matches.
-    pub fn find_move(&self, game: &G, state: &G::State, mv: &DxpMove) -> Result<G::Move, String> {
+    pub fn find_move(
+        &self,
+        game: &G,
+        state: &G::State,
+        mv: &DxpMove,
+    ) -> crate::error::ToolResult<G::Move> {
         let mut wanted = mv.captured.clone();
         wanted.sort_unstable();
         let mut legal = MoveList::new();
@@ -907,7 +912,7 @@ impl<G: Game> DxpCodec<G> {
                 captured.sort_unstable();
                 from == mv.from && to == mv.to && captured == wanted
             })
-            .ok_or_else(|| format!("illegal move {mv} in {}", (self.position)(game, state)))
+            .ok_or_else(|| format!("illegal move {mv} in {}", (self.position)(game, state)).into())
     }
 }
 

@@ -118,7 +118,7 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
     /// A message saying what went wrong, after the server has sent `GAMEEND` (`0`, stop code
     /// `1`) and closed the connection: a malformed, unexpected or illegal message, the idle
     /// limit passed, a failed connection or a failing agent.
-    pub fn serve(&mut self, stream: TcpStream) -> Result<(), String> {
+    pub fn serve(&mut self, stream: TcpStream) -> crate::error::ToolResult<()> {
         let io = |e: io::Error| e.to_string();
         stream.set_nodelay(true).map_err(io)?;
         stream.set_write_timeout(Some(WRITE_TIMEOUT)).map_err(io)?;
@@ -130,7 +130,7 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
             let _ = write_message(&mut writer, &end);
         }
         let _ = writer.shutdown(Shutdown::Both);
-        result
+        result.map_err(crate::error::ToolError::from)
     }
 
     fn run(

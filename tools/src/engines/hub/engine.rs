@@ -222,7 +222,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
             Ok(Some(parsed)) => parsed,
             Ok(None) => return Flow::Continue,
             Err(e) => {
-                out.push(error_line(&e));
+                out.push(error_line(&e.to_string()));
                 return Flow::Continue;
             }
         };
@@ -260,7 +260,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
             }
             "level" => match parse_level(&args) {
                 Ok(level) => self.level = level,
-                Err(e) => out.push(error_line(&e)),
+                Err(e) => out.push(error_line(&e.to_string())),
             },
             "go" => self.go(out),
             "ping" => out.push("pong".into()),
@@ -521,9 +521,9 @@ mod tests {
         HubCodec {
             variant: "normal",
             position: |g, s| g.format_state(s),
-            parse_position: |g, t| g.parse_state(t).map_err(|e| e.to_string()),
+            parse_position: |g, t| g.parse_state(t).map_err(crate::error::ToolError::invalid),
             format_move: |g, m| g.format_move(&g.initial_state(), m),
-            parse_move: |g, s, t| g.parse_move(s, t).map_err(|e| e.to_string()),
+            parse_move: |g, s, t| g.parse_move(s, t).map_err(crate::error::ToolError::invalid),
         }
     }
 

@@ -82,10 +82,11 @@ impl Level {
 }
 
 /// Reads an engine's move text as a legal move of a position.
-pub type MoveReader<G> = fn(&G, &<G as Game>::State, &str) -> Result<<G as Game>::Move, String>;
+pub type MoveReader<G> =
+    fn(&G, &<G as Game>::State, &str) -> crate::error::ToolResult<<G as Game>::Move>;
 
 /// Reads a `pos=` text as a position.
-pub type PositionReader<G> = fn(&G, &str) -> Result<<G as Game>::State, String>;
+pub type PositionReader<G> = fn(&G, &str) -> crate::error::ToolResult<<G as Game>::State>;
 
 /// How a game's positions and moves read in the Hub protocol. Plain functions, so a
 /// registration builds one from the ruleset's own formatters.
@@ -118,7 +119,7 @@ pub type ParsedLine = (String, Vec<(String, String)>);
 ///
 /// # Errors
 /// An unterminated quote.
-pub fn parse_line(line: &str) -> Result<Option<ParsedLine>, String> {
+pub fn parse_line(line: &str) -> crate::error::ToolResult<Option<ParsedLine>> {
     let mut tokens = Vec::new();
     let mut chars = line.trim().chars().peekable();
     while chars.peek().is_some() {
@@ -140,7 +141,7 @@ pub fn parse_line(line: &str) -> Result<Option<ParsedLine>, String> {
             chars.next();
         }
         if quoted {
-            return Err(format!("unterminated quote in: {}", line.trim()));
+            return Err(format!("unterminated quote in: {}", line.trim()).into());
         }
         if !token.is_empty() {
             tokens.push(token);
@@ -201,7 +202,7 @@ pub fn error_line(message: &str) -> String {
 ///
 /// # Errors
 /// A message naming the bad value, or a level with no limit.
-pub fn parse_level(args: &[(String, String)]) -> Result<Level, String> {
+pub fn parse_level(args: &[(String, String)]) -> crate::error::ToolResult<Level> {
     let get = |name: &str| args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
     // Durations beyond the longest deadline mean "no practical limit" and are capped there.
     let seconds = |name: &str, v: &str| -> Result<Duration, String> {
@@ -219,7 +220,7 @@ pub fn parse_level(args: &[(String, String)]) -> Result<Level, String> {
     if let Some(d) = get("depth") {
         return match d.parse::<u32>() {
             Ok(n) if n >= 1 => Ok(Level::Depth(n)),
-            _ => Err(format!("bad depth: {d}")),
+            _ => Err(format!("bad depth: {d}").into()),
         };
     }
     if let Some(t) = get("move-time") {
