@@ -323,7 +323,7 @@ fn main() -> ExitCode {
     let outcomes: Vec<Outcome> = parallel(jobs, threads, &pb, |j| {
         // Interleave agents so the bar's rate is representative from the start.
         let (case, agent) = (j / entries.len(), j % entries.len());
-        let seed = ply::games::mix64(cli.seed ^ (case as u64) << 8 ^ agent as u64);
+        let seed = ply::zobrist::mix64(cli.seed ^ (case as u64) << 8 ^ agent as u64);
         let (result, stats, inference) = run_job(&entries[agent], &cases[case], seed);
         Outcome { case, agent, result, stats, inference }
     });

@@ -4,8 +4,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use ply::games::{mix64, CoinRow, ConnectFour, ThreeHeaps, TicTacToe, TurnOrder};
+use ply::games::{CoinRow, ConnectFour, ThreeHeaps, TicTacToe, TurnOrder};
 use ply::testing::{assert_conforms, check_game, check_notation, Config, Rule};
+use ply::zobrist::mix64;
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
 #[test]

@@ -4,11 +4,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ply::games::{mix64, ConnectFour, ThreeHeaps, TicTacToe};
+use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
 use ply::search::{Agent, Budget, Position, SearchError, Value};
 use ply::testing::agreement::{check_agreement, random_positions};
+use ply::zobrist::mix64;
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
 /// A random game tree derived from a hash: between 2 and 4 moves per position, moves that

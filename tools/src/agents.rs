@@ -22,12 +22,12 @@ use std::sync::{Arc, Mutex};
 
 use ply::book::{Book, BookAgent};
 use ply::eval::Evaluator;
-use ply::games::mix64;
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::baseline::{Greedy, RandomAgent};
 use ply::search::mcts::Mcts;
 use ply::search::multiplayer::{MultiplayerSearch, OpponentModel};
 use ply::search::Agent;
+use ply::zobrist::mix64;
 use ply::{Game, Notation, Solved};
 
 use crate::egdb::{Solver, WithSolver};

@@ -61,8 +61,8 @@ use std::time::Duration;
 
 use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
 use ply::book::Book;
-use ply::games::mix64;
 use ply::search::{Agent, Budget, Deadline, Position, Progress, SearchError, SearchReport};
+use ply::zobrist::mix64;
 use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 
 use crate::agents::AgentKit;

@@ -189,7 +189,7 @@ impl Game for CoinRow {
     fn hash(&self, s: &CoinRowState) -> Option<u64> {
         let [a, b] = s.scores.map(u64::from);
         let word = u64::from(s.lo) | u64::from(s.hi) << 8 | u64::from(s.to_move) << 16;
-        Some(super::mix64(word | a << 24 | b << 40))
+        Some(crate::zobrist::mix64(word | a << 24 | b << 40))
     }
 
     /// The left end is key 0 and the right end key 1.

@@ -186,7 +186,7 @@ impl Game for ConnectFour {
     /// position in 64 bits, mixed so that the bits spread.
     fn hash(&self, state: &ConnectFourState) -> Option<u64> {
         let tops = (0..self.cols).fold(0, |k, c| k | self.bit(c, state.heights[c] as usize));
-        Some(super::mix64(state.discs[0] | tops))
+        Some(crate::zobrist::mix64(state.discs[0] | tops))
     }
 
     /// The square the disc lands on, `column * rows + row`: a drop into one column is a

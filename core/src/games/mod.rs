@@ -22,5 +22,3 @@ pub use coin_row::{CoinRow, CoinRowError, CoinRowState, TurnOrder, MAX_COINS};
 pub use connect_four::{ConnectFour, ConnectFourError, ConnectFourState, OpenWindows};
 pub use three_heaps::{ThreeHeaps, ThreeHeapsError, ThreeHeapsState};
 pub use tictactoe::{OpenLines, TicTacToe, TicTacToeState};
-
-pub use crate::zobrist::mix64;

@@ -84,7 +84,7 @@ impl Game for ThreeHeaps {
     fn hash(&self, s: &ThreeHeapsState) -> Option<u64> {
         let [h, sc] = [s.heaps, s.scores];
         let bytes = [h[0], h[1], h[2], sc[0], sc[1], sc[2], s.to_move, 0];
-        Some(super::mix64(u64::from_le_bytes(bytes)))
+        Some(crate::zobrist::mix64(u64::from_le_bytes(bytes)))
     }
     /// `heap * 3 + count - 1`: every move of a position has its own key.
     fn move_key_space(&self) -> u32 {

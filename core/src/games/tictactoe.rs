@@ -133,7 +133,7 @@ impl Game for TicTacToe {
     }
 
     fn hash(&self, state: &TicTacToeState) -> Option<u64> {
-        Some(super::mix64(u64::from(state.marks[0]) | u64::from(state.marks[1]) << 9))
+        Some(crate::zobrist::mix64(u64::from(state.marks[0]) | u64::from(state.marks[1]) << 9))
     }
 
     /// The square, 0..9.

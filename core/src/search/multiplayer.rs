@@ -347,7 +347,7 @@ impl<G: Game, E: Evaluator<G>, I: InfoSink<G::Move>> Agent<G> for MultiplayerSea
             model,
             root,
             players: game.num_players(),
-            salt: crate::games::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + model as u64),
+            salt: crate::zobrist::mix64(0x6d75_6c74_6900 + u64::from(root.0) * 4 + model as u64),
             tt: table_ref,
             limits: limits.for_thread(threads, id, &done_flag),
             frames: Vec::new(),

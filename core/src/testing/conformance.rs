@@ -36,7 +36,7 @@ use proptest::test_runner::{
 };
 
 use crate::game::{Game, MoveList, Notation, Outcome, Player, Score};
-use crate::games::mix64;
+use crate::zobrist::mix64;
 
 /// Settings of a conformance run. `S` is the game's state type.
 ///

@@ -17,8 +17,8 @@ use proptest::test_runner::{
 };
 
 use crate::game::{MoveList, Notation};
-use crate::games::mix64;
 use crate::record::{read_text, write_text};
+use crate::zobrist::mix64;
 
 /// One change to a text: what a damaged file, a typo or a cut line does to it.
 #[derive(Clone, Debug)]

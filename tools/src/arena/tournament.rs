@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply::arena::{
     play_game, random_opening, schedule, ArenaError, Fixture, Seat, Sprt, SprtDecision, Standings,
 };
-use ply::games::mix64;
 use ply::search::SearchError;
+use ply::zobrist::mix64;
 
 use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
 use crate::agents::{AgentKit, ToolGame};

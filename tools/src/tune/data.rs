@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use ply::games::mix64;
 use ply::pack::PackState;
+use ply::zobrist::mix64;
 use ply::Game;
 
 use crate::agents::ToolGame;

@@ -18,8 +18,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use ply::games::mix64;
 use ply::search::{Position, Value};
+use ply::zobrist::mix64;
 use ply::{MoveList, Player, Record};
 
 use super::data::{

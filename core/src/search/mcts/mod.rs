@@ -343,7 +343,7 @@ pub fn eval_to_rewards_with<G: Game, E: Evaluator<G>>(
 
 /// A 64-bit mix of the base seed with a thread number (SplitMix64).
 fn derive_seed(seed: u64, index: u64) -> u64 {
-    crate::games::mix64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(index))
+    crate::zobrist::mix64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(index))
 }
 
 /// `total` split into `parts` shares that differ by at most one, share `i` of them.
