@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | programs | [`cli`] | whole programs over a registry: `perft`, `play`, `egdb`, `tune`, `book`, [`cli::arena`] |
 //! | registry | [`registry`] | [`registry::GameEntry`] (a game's registration) and [`registry::Registry`], which joins each game to every tool |
-//! | tools | [`play`] | the terminal play loop: humans and engines on any game |
+//! | tools | [`play`] | the terminal play loop over [`play::Session`] (a game in play, one method per command) |
 //! | | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, Elo, SPRT, SVG |
 //! | | [`perft`] | the perft/divide tool |
 //! | | [`tune`] | training data by self-play (binary, sharded, resumable) and fitting of evaluations |

@@ -70,6 +70,7 @@ use crate::error::ToolResult;
 
 mod commands;
 mod display;
+pub mod session;
 
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 pub use commands::{read_input, BudgetChange, Input, InputError, HELP};
@@ -299,6 +300,7 @@ impl PlayArgs {
 }
 
 pub use crate::options::Defaults;
+pub use session::Session;
 
 /// The settings of one game in the terminal.
 #[derive(Clone, Debug)]
@@ -829,57 +831,33 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(Ending, Record<'g, G>), PlayLoopError> {
-    assert_eq!(config.seats.len(), game.num_players(), "one seat per player");
-    let names: Vec<String> = (0..game.num_players()).map(|i| config.name(Player::new(i))).collect();
-    // Who plays each seat now (`swap` changes it), and the spec that `hint` and `go` use for
-    // each seat: the engine that sat there, else the assistant.
-    let mut seats = config.seats.clone();
-    let mut helpers: Vec<AgentSpec> = seats
-        .iter()
-        .map(|s| match s {
-            Seat::Engine(spec) => spec.clone(),
-            Seat::Human => config.assistant.clone(),
-        })
-        .collect();
-    let mut engines = build_engines(&seats, config.seed, kit)?;
-    let mut record = Record::new(game, start);
-    // The moves `undo` took back, the next one last.
-    let mut redo: Vec<G::Move> = Vec::new();
+    let mut session = Session::new(game, start, config, kit)?;
     let mut line = Vec::new();
-    // The principal variation of the last engine search and the number of moves played
-    // before it, for the move a human is expected to play.
-    let mut last_pv: Option<(usize, Vec<G::Move>)> = None;
     // What the last ponder search left for the next engine move, and its seat.
     let mut pondered: Option<(usize, Pondered<G::Move>)> = None;
     loop {
-        if let Some(outcome) = record.outcome() {
-            print_result(&record, &names, config.color, out)?;
-            return Ok((Ending::Finished(outcome), record));
+        if let Some(outcome) = session.record.outcome() {
+            print_result(&session.record, &session.names, config.color, out)?;
+            return Ok((Ending::Finished(outcome), session.record));
         }
-        let player = game.to_move(record.state());
+        let player = game.to_move(session.record.state());
         let seat = player.index();
-        let who = names[seat].clone();
-        if seats[seat] != Seat::Human {
+        let who = session.names[seat].clone();
+        if session.engine_to_move() {
             let ready = pondered.take().filter(|(s, _)| *s == seat).map(|(_, r)| r);
-            let played = record.moves().len();
-            let report =
-                engine_move(&mut record, &mut engines, seat, &who, ready, config.live, out)?;
-            note_played(&mut redo, report.best_move);
-            last_pv = Some((played, report.pv));
+            session.engine_turn_pondered(ready, config.live, out)?;
             continue;
         }
-        if let Some(pass) = only_pass(game, record.state()) {
+        if let Some(pass) = session.forced_pass() {
             // A blocked or eliminated human seat has nothing to choose: it passes at once.
-            let before = record.state().clone();
-            record.play(pass).map_err(|_| PlayLoopError::IllegalMove {
+            session.play(pass).map_err(|_| PlayLoopError::IllegalMove {
                 spec: "human".into(),
                 mv: format!("{pass:?}"),
             })?;
-            note_played(&mut redo, pass);
-            observe_all(game, &mut engines, &before, pass, None);
             writeln!(out, "{who} passes (no other move)")?;
             continue;
         }
+        let record = &session.record;
         let last = record.moves().last().copied();
         writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
         writeln!(out, "{}", wrap(&numbered_moves(game, record.state()), terminal_width(), ""))?;
@@ -889,8 +867,8 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         let ending = std::thread::scope(|scope| -> Result<Option<Ending>, PlayLoopError> {
             let mut ponder = match config.ponder {
                 true => {
-                    let expected = expected_move(last_pv.as_ref(), record.moves());
-                    Ponder::start(scope, &record, &mut engines, expected)
+                    let expected = expected_move(session.last_pv.as_ref(), session.record.moves());
+                    Ponder::start(scope, &session.record, &mut session.engines, expected)
                 }
                 false => None,
             };
@@ -898,31 +876,28 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                 write!(out, "{who} to move> ")?;
                 out.flush()?;
                 line.clear();
+                let moves_played = session.record.moves().len();
                 if input.read_until(b'\n', &mut line)? == 0 {
-                    stop_pondering(&mut ponder, &mut engines);
-                    writeln!(
-                        out,
-                        "\nend of input: game left after {} moves",
-                        record.moves().len()
-                    )?;
-                    writeln!(out, "{}", moves_line(&record))?;
+                    stop_pondering(&mut ponder, &mut session.engines);
+                    writeln!(out, "\nend of input: game left after {moves_played} moves")?;
+                    writeln!(out, "{}", moves_line(&session.record))?;
                     return Ok(Some(Ending::EndOfInput));
                 }
                 let text = String::from_utf8_lossy(&line);
                 if config.echo {
                     writeln!(out, "{}", text.trim_end())?;
                 }
-                let chosen = match read_input(game, record.state(), &text) {
+                let state = session.record.state();
+                let chosen = match read_input(game, state, &text) {
                     Ok(Input::Move(mv)) => mv,
-                    Ok(Input::Go) => match assist(&record, &helpers[seat], config.seed, kit) {
+                    Ok(Input::Go) => match session.suggest() {
                         Ok(report) => {
                             let by = format!("{who} (engine)");
-                            let book = kit.book_for(&helpers[seat]).ok().flatten();
-                            let line =
-                                match from_book(book.as_deref(), game, record.state(), &report) {
-                                    true => book_line(game, record.state(), &by, &report),
-                                    false => engine_line(game, record.state(), &by, &report),
-                                };
+                            let book = kit.book_for(session.helper()).ok().flatten();
+                            let line = match from_book(book.as_deref(), game, state, &report) {
+                                true => book_line(game, state, &by, &report),
+                                false => engine_line(game, state, &by, &report),
+                            };
                             writeln!(out, "{}", wrap(&line, terminal_width(), ENGINE_INDENT))?;
                             report.best_move
                         }
@@ -932,10 +907,9 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         }
                     },
                     Ok(Input::Hint) => {
-                        match assist(&record, &helpers[seat], config.seed, kit) {
+                        match session.suggest() {
                             Ok(report) => {
-                                let book = kit.book_for(&helpers[seat]).ok().flatten();
-                                let state = record.state();
+                                let book = kit.book_for(session.helper()).ok().flatten();
                                 let line = match from_book(book.as_deref(), game, state, &report) {
                                     true => book_line(game, state, "hint:", &report).replacen(
                                         "hint: plays",
@@ -958,118 +932,84 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         writeln!(
                             out,
                             "{}",
-                            wrap(&numbered_moves(game, record.state()), terminal_width(), "")
+                            wrap(&numbered_moves(game, state), terminal_width(), "")
                         )?;
                         continue;
                     }
                     Ok(Input::List) => {
-                        if record.moves().is_empty() {
-                            writeln!(out, "no moves yet")?;
-                        } else {
-                            writeln!(out, "{}", moves_line(&record))?;
+                        match moves_played {
+                            0 => writeln!(out, "no moves yet")?,
+                            _ => writeln!(out, "{}", moves_line(&session.record))?,
                         }
                         continue;
                     }
                     Ok(Input::Quit) => {
-                        stop_pondering(&mut ponder, &mut engines);
-                        writeln!(out, "game left after {} moves", record.moves().len())?;
-                        writeln!(out, "{}", moves_line(&record))?;
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        writeln!(out, "game left after {moves_played} moves")?;
+                        writeln!(out, "{}", moves_line(&session.record))?;
                         return Ok(Some(Ending::Quit));
                     }
                     Ok(Input::Resign) => {
-                        stop_pondering(&mut ponder, &mut engines);
-                        writeln!(out, "{who} resigns after {} moves", record.moves().len())?;
-                        if names.len() == 2 {
-                            writeln!(out, "result: {} wins", names[1 - seat])?;
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        writeln!(out, "{who} resigns after {moves_played} moves")?;
+                        if session.names.len() == 2 {
+                            writeln!(out, "result: {} wins", session.names[1 - seat])?;
                         }
-                        writeln!(out, "{}", moves_line(&record))?;
+                        writeln!(out, "{}", moves_line(&session.record))?;
                         return Ok(Some(Ending::Resigned(player)));
                     }
                     Ok(Input::Swap) => {
-                        let n = seats.len();
-                        let Some(other) = (1..n)
-                            .map(|k| (seat + k) % n)
-                            .find(|&s| matches!(seats[s], Seat::Engine(_)))
-                        else {
+                        if !session.seats.iter().any(|s| matches!(s, Seat::Engine(_))) {
                             writeln!(out, "swap: no engine plays in this game")?;
                             continue;
-                        };
-                        stop_pondering(&mut ponder, &mut engines);
-                        seats.swap(seat, other);
-                        engines.swap(seat, other);
-                        helpers.swap(seat, other);
-                        last_pv = None;
-                        writeln!(out, "you now play {}; the engine plays {who}", names[other])?;
+                        }
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        let other = session.swap().expect("an engine seat");
+                        let name = &session.names[other];
+                        writeln!(out, "you now play {name}; the engine plays {who}")?;
                         return Ok(None);
                     }
                     Ok(Input::Budget(change)) => {
-                        stop_pondering(&mut ponder, &mut engines);
-                        let text = change_budgets(&mut seats, &mut engines, &mut helpers, change);
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        let text = session.change_budget(change);
                         writeln!(out, "{}", wrap(&text, terminal_width(), "  "))?;
                         continue;
                     }
                     Ok(Input::Undo) => {
-                        let now = record.moves().len();
-                        let choices = human_choices(&record, &seats);
-                        let Some(target) = (0..now).rev().find(|&i| choices[i]) else {
+                        if !human_choices(&session.record, &session.seats).contains(&true) {
                             writeln!(out, "nothing to undo")?;
                             continue;
-                        };
-                        stop_pondering(&mut ponder, &mut engines);
-                        let moves = record.moves().to_vec();
-                        redo.extend(moves[target..].iter().rev());
-                        record = replay(game, record.start(), &moves[..target], &mut engines)
-                            .expect("replaying moves that were legal");
-                        last_pv = None;
-                        writeln!(out, "took back {} moves", now - target)?;
+                        }
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        let taken = session.undo().expect("a human choice to go back to");
+                        writeln!(out, "took back {taken} moves")?;
                         return Ok(None);
                     }
                     Ok(Input::Redo) => {
-                        if redo.is_empty() {
+                        if session.redo.is_empty() {
                             writeln!(out, "nothing to redo")?;
                             continue;
                         }
-                        stop_pondering(&mut ponder, &mut engines);
-                        let mut count = 0;
-                        while let Some(mv) = redo.pop() {
-                            let before = record.state().clone();
-                            if record.play(mv).is_err() {
-                                redo.clear();
-                                break;
-                            }
-                            observe_all(game, &mut engines, &before, mv, None);
-                            count += 1;
-                            let next = game.to_move(record.state()).index();
-                            if record.outcome().is_some() || seats[next] == Seat::Human {
-                                break;
-                            }
-                        }
-                        last_pv = None;
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        let count = session.redo().unwrap_or(0);
                         writeln!(out, "played again {count} moves")?;
                         return Ok(None);
                     }
                     Ok(Input::New) => {
-                        stop_pondering(&mut ponder, &mut engines);
-                        record = replay(game, record.start(), &[], &mut engines)
-                            .expect("no moves to replay");
-                        redo.clear();
-                        last_pv = None;
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        session.new_game();
                         writeln!(out, "new game")?;
                         return Ok(None);
                     }
                     Ok(Input::Save(path)) => {
-                        match std::fs::write(
-                            &path,
-                            game.write_record(record.start(), record.moves()),
-                        ) {
-                            Ok(()) => {
-                                writeln!(out, "saved {} moves to {path}", record.moves().len())?
-                            }
-                            Err(e) => writeln!(out, "save: cannot write {path}: {e}")?,
+                        match session.save(&path) {
+                            Ok(n) => writeln!(out, "saved {n} moves to {path}")?,
+                            Err(e) => writeln!(out, "save: {e}")?,
                         }
                         continue;
                     }
                     Ok(Input::Load(path)) => {
+                        // Read first: a file that does not load leaves the game as it was.
                         let loaded = crate::files::read_text(
                             std::path::Path::new(&path),
                             crate::files::MAX_TEXT,
@@ -1077,59 +1017,55 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         .and_then(|text| {
                             game.read_record(&text).map_err(crate::error::ToolError::invalid)
                         });
-                        let (loaded_start, moves) = match loaded {
-                            Ok(game) => game,
-                            Err(e) => {
-                                writeln!(out, "load: {e}")?;
-                                continue;
-                            }
-                        };
-                        stop_pondering(&mut ponder, &mut engines);
-                        record = replay(game, &loaded_start, &moves, &mut engines)
-                            .expect("read_record checked the moves");
-                        redo.clear();
-                        last_pv = None;
-                        writeln!(out, "loaded {} moves from {path}", moves.len())?;
+                        if let Err(e) = loaded {
+                            writeln!(out, "load: {e}")?;
+                            continue;
+                        }
+                        stop_pondering(&mut ponder, &mut session.engines);
+                        match session.load(&path) {
+                            Ok(n) => writeln!(out, "loaded {n} moves from {path}")?,
+                            Err(e) => writeln!(out, "load: {e}")?,
+                        }
                         return Ok(None);
                     }
                     Err(e) => {
                         writeln!(out, "{}", wrap(&e.to_string(), terminal_width(), "  "))?;
                         if !matches!(e, InputError::BadArgument { .. }) {
-                            let legal =
-                                format!("legal moves: {}", numbered_moves(game, record.state()));
+                            let legal = format!("legal moves: {}", numbered_moves(game, state));
                             writeln!(out, "{}", wrap(&legal, terminal_width(), ""))?;
                         }
                         continue;
                     }
                 };
-                let before = record.state().clone();
-                // Only listed moves get here; a repetition draw is checked at the top of the
-                // loop, so this cannot be refused.
-                if let Err(e) = record.play(chosen) {
-                    writeln!(out, "{e}")?;
-                    continue;
-                }
-                note_played(&mut redo, chosen);
                 // After a hit the pondering agent has searched the position after `chosen`
                 // already (an MCTS tree is rooted there): it is not told of it. An agent
                 // that pondered before the reply is told, and keeps the subtree of `chosen`.
                 let mut searched = None;
+                let mut left = None;
                 if let Some(p) = ponder.take() {
                     let (seat, hit) = (p.seat, p.expected == Some(chosen));
                     let before_reply = p.expected.is_none();
-                    if let Some(report) = p.finish(&mut engines, hit) {
-                        pondered = Some((seat, Pondered::Hit(report)));
+                    if let Some(report) = p.finish(&mut session.engines, hit) {
+                        left = Some((seat, Pondered::Hit(report)));
                         searched = Some(seat);
                     } else if before_reply {
-                        pondered = Some((seat, Pondered::BeforeReply));
+                        left = Some((seat, Pondered::BeforeReply));
                     }
                 }
-                observe_all(game, &mut engines, &before, chosen, searched);
+                // Only listed moves get here; a repetition draw is checked at the top of the
+                // loop, so this cannot be refused.
+                if let Err(e) = session.play_searched(chosen, searched) {
+                    writeln!(out, "{e}")?;
+                    continue;
+                }
+                if left.is_some() {
+                    pondered = left;
+                }
                 return Ok(None);
             }
         })?;
         if let Some(ending) = ending {
-            return Ok((ending, record));
+            return Ok((ending, session.record));
         }
     }
 }

@@ -1,0 +1,379 @@
+//! [`Session`]: a game in play, with one method per command of the terminal game (play a
+//! move, let an engine move, undo, redo, new, swap, a hint, a budget change, save, load).
+//! The terminal ([`super::play_terminal`]) reads commands and prints what the methods
+//! return; another front end (a web page, a scripting language) drives the same state
+//! machine.
+//!
+//! ```
+//! use ply::games::TicTacToe;
+//! use ply::Game;
+//! use ply_tools::agents::AgentKit;
+//! use ply_tools::play::session::Session;
+//! use ply_tools::play::{PlayConfig, Seat};
+//!
+//! let config = PlayConfig {
+//!     seats: vec![Seat::Human, Seat::Engine("alphabeta:depth=9".parse()?)],
+//!     seed: 1,
+//!     color: false,
+//!     names: Vec::new(),
+//!     echo: false,
+//!     ponder: false,
+//!     assistant: "alphabeta:depth=9".parse()?,
+//!     live: false,
+//! };
+//! let kit = AgentKit::default();
+//! let mut session = Session::new(&TicTacToe, TicTacToe.initial_state(), &config, &kit)?;
+//! let centre = session.parse_move("b2")?;
+//! session.play(centre)?;
+//! session.engine_turn(false, &mut std::io::sink())?;
+//! assert_eq!(session.record().moves().len(), 2);
+//! assert_eq!(session.undo(), Some(2));
+//! assert_eq!(session.redo(), Some(2));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Write;
+
+use ply::search::SearchReport;
+use ply::{Notation, Player, Record};
+
+use super::{
+    assist, build_engines, change_budgets, engine_move, human_choices, note_played, observe_all,
+    only_pass, replay, BudgetChange, Engine, PlayConfig, PlayLoopError, Pondered, Seat,
+};
+use crate::agents::AgentKit;
+use crate::error::{ToolError, ToolResult};
+use crate::spec::AgentSpec;
+
+/// A game in play: the record, who sits at each seat, the engines, and what `undo` took back.
+pub struct Session<'g, G: Notation + Sync + 'static> {
+    pub(super) game: &'g G,
+    pub(super) kit: AgentKit<G>,
+    pub(super) seed: u64,
+    pub(super) names: Vec<String>,
+    /// Who plays each seat now (`swap` changes it).
+    pub(super) seats: Vec<Seat>,
+    /// The spec that `hint` and `go` use for each seat: the engine that sat there, else the
+    /// assistant.
+    pub(super) helpers: Vec<AgentSpec>,
+    pub(super) engines: Vec<Option<Engine<G>>>,
+    pub(super) record: Record<'g, G>,
+    /// The moves `undo` took back, the next one last.
+    pub(super) redo: Vec<G::Move>,
+    /// The principal variation of the last engine search and the number of moves played
+    /// before it, for the move a human is expected to play.
+    pub(super) last_pv: Option<(usize, Vec<G::Move>)>,
+}
+
+impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
+    /// A game of `game` from `start` with the seats, names and seed of `config`, its engines
+    /// built by `kit`.
+    ///
+    /// # Errors
+    /// An engine spec that does not build for this game.
+    pub fn new(
+        game: &'g G,
+        start: G::State,
+        config: &PlayConfig,
+        kit: &AgentKit<G>,
+    ) -> Result<Self, PlayLoopError> {
+        assert_eq!(config.seats.len(), game.num_players(), "one seat per player");
+        let names = (0..game.num_players()).map(|i| config.name(Player::new(i))).collect();
+        let seats = config.seats.clone();
+        let helpers = seats
+            .iter()
+            .map(|s| match s {
+                Seat::Engine(spec) => spec.clone(),
+                Seat::Human => config.assistant.clone(),
+            })
+            .collect();
+        let engines = build_engines(&seats, config.seed, kit)?;
+        Ok(Session {
+            game,
+            kit: kit.clone(),
+            seed: config.seed,
+            names,
+            seats,
+            helpers,
+            engines,
+            record: Record::new(game, start),
+            redo: Vec::new(),
+            last_pv: None,
+        })
+    }
+
+    /// The game so far.
+    pub fn record(&self) -> &Record<'g, G> {
+        &self.record
+    }
+
+    /// Who plays each seat now.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// The seats' names (`Black`, `White`, or `player 1`, ...).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The seat to move.
+    pub fn seat_to_move(&self) -> usize {
+        self.game.to_move(self.record.state()).index()
+    }
+
+    /// True when an engine plays the seat to move.
+    pub fn engine_to_move(&self) -> bool {
+        self.seats[self.seat_to_move()] != Seat::Human
+    }
+
+    /// Reads `text` as a legal move of the current position.
+    ///
+    /// # Errors
+    /// The notation's message, or a move that is not legal here.
+    pub fn parse_move(&self, text: &str) -> ToolResult<G::Move> {
+        let state = self.record.state();
+        let mv = self.game.parse_move(state, text).map_err(ToolError::invalid)?;
+        let mut legal = ply::MoveList::new();
+        self.game.generate_moves(state, &mut legal);
+        match legal.contains(&mv) {
+            true => Ok(mv),
+            false => Err(ToolError::Invalid(format!("{text:?} is not a legal move here"))),
+        }
+    }
+
+    /// Plays `mv` for the human to move; `searched` is the seat of an engine that already
+    /// searched the position after it (a pondering hit), which is not told of the move.
+    ///
+    /// # Errors
+    /// A move the record refuses.
+    pub fn play_searched(&mut self, mv: G::Move, searched: Option<usize>) -> ToolResult<()> {
+        let before = self.record.state().clone();
+        self.record.play(mv).map_err(ToolError::invalid)?;
+        note_played(&mut self.redo, mv);
+        observe_all(self.game, &mut self.engines, &before, mv, searched);
+        Ok(())
+    }
+
+    /// Plays `mv` for the side to move.
+    ///
+    /// # Errors
+    /// A move the record refuses.
+    pub fn play(&mut self, mv: G::Move) -> ToolResult<()> {
+        self.play_searched(mv, None)
+    }
+
+    /// The pass of a seat that has no other move, if that is all it can do.
+    pub fn forced_pass(&self) -> Option<G::Move> {
+        only_pass(self.game, self.record.state())
+    }
+
+    /// The engine of the seat to move plays: from `pondered`, what its ponder search left, or
+    /// a search (with its live line on `out` when `live`).
+    ///
+    /// # Errors
+    /// An engine that cannot move or answers an illegal move; failed output.
+    pub(super) fn engine_turn_pondered(
+        &mut self,
+        pondered: Option<Pondered<G::Move>>,
+        live: bool,
+        out: &mut impl Write,
+    ) -> Result<SearchReport<G::Move>, PlayLoopError> {
+        let seat = self.seat_to_move();
+        let who = self.names[seat].clone();
+        let played = self.record.moves().len();
+        let report =
+            engine_move(&mut self.record, &mut self.engines, seat, &who, pondered, live, out)?;
+        note_played(&mut self.redo, report.best_move);
+        self.last_pv = Some((played, report.pv.clone()));
+        Ok(report)
+    }
+
+    /// The engine of the seat to move plays its move (`live`: with a status line on `out`
+    /// while it thinks).
+    ///
+    /// # Errors
+    /// An engine that cannot move or answers an illegal move; failed output.
+    pub fn engine_turn(
+        &mut self,
+        live: bool,
+        out: &mut impl Write,
+    ) -> Result<SearchReport<G::Move>, PlayLoopError> {
+        self.engine_turn_pondered(None, live, out)
+    }
+
+    /// The engine's suggestion for the side to move (`hint`, `go`), from the spec of the
+    /// seat's helper.
+    ///
+    /// # Errors
+    /// An engine spec that does not build, or a search that fails.
+    pub fn suggest(&self) -> ToolResult<SearchReport<G::Move>> {
+        Ok(assist(&self.record, self.helper(), self.seed, &self.kit)?)
+    }
+
+    /// The spec that answers `hint` and `go` for the seat to move.
+    pub fn helper(&self) -> &AgentSpec {
+        &self.helpers[self.seat_to_move()]
+    }
+
+    /// The kit that builds this game's agents.
+    pub fn kit(&self) -> &AgentKit<G> {
+        &self.kit
+    }
+
+    /// Takes back to the previous choice of a human seat: the number of moves taken back,
+    /// `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Option<usize> {
+        let now = self.record.moves().len();
+        let choices = human_choices(&self.record, &self.seats);
+        let target = (0..now).rev().find(|&i| choices[i])?;
+        let moves = self.record.moves().to_vec();
+        self.redo.extend(moves[target..].iter().rev());
+        self.record = replay(self.game, self.record.start(), &moves[..target], &mut self.engines)
+            .expect("replaying moves that were legal");
+        self.last_pv = None;
+        Some(now - target)
+    }
+
+    /// Plays again what `undo` took back, up to the next choice of a human seat: the number of
+    /// moves, `None` when there is nothing to redo.
+    pub fn redo(&mut self) -> Option<usize> {
+        if self.redo.is_empty() {
+            return None;
+        }
+        let mut count = 0;
+        while let Some(mv) = self.redo.pop() {
+            let before = self.record.state().clone();
+            if self.record.play(mv).is_err() {
+                self.redo.clear();
+                break;
+            }
+            observe_all(self.game, &mut self.engines, &before, mv, None);
+            count += 1;
+            let next = self.game.to_move(self.record.state()).index();
+            if self.record.outcome().is_some() || self.seats[next] == Seat::Human {
+                break;
+            }
+        }
+        self.last_pv = None;
+        Some(count)
+    }
+
+    /// Starts again from the start position.
+    pub fn new_game(&mut self) {
+        self.record = replay(self.game, self.record.start(), &[], &mut self.engines)
+            .expect("no moves to replay");
+        self.redo.clear();
+        self.last_pv = None;
+    }
+
+    /// Exchanges the seat to move with the next seat an engine plays: that seat, `None` when
+    /// no engine plays.
+    pub fn swap(&mut self) -> Option<usize> {
+        let seat = self.seat_to_move();
+        let n = self.seats.len();
+        let other =
+            (1..n).map(|k| (seat + k) % n).find(|&s| matches!(self.seats[s], Seat::Engine(_)))?;
+        self.seats.swap(seat, other);
+        self.engines.swap(seat, other);
+        self.helpers.swap(seat, other);
+        self.last_pv = None;
+        Some(other)
+    }
+
+    /// Gives every engine (and the helpers) the budget `change`: a line saying which engines
+    /// took it.
+    pub fn change_budget(&mut self, change: BudgetChange) -> String {
+        change_budgets(&mut self.seats, &mut self.engines, &mut self.helpers, change)
+    }
+
+    /// The game in the game's record text (PDN for the draughts games).
+    pub fn game_text(&self) -> String {
+        self.game.write_record(self.record.start(), self.record.moves())
+    }
+
+    /// Writes the game to `path`: the number of moves written.
+    ///
+    /// # Errors
+    /// A file that cannot be written.
+    pub fn save(&self, path: &str) -> ToolResult<usize> {
+        std::fs::write(path, self.game_text()).map_err(|e| {
+            ToolError::file(std::path::Path::new(path), format!("cannot write {path}: {e}"))
+        })?;
+        Ok(self.record.moves().len())
+    }
+
+    /// Reads a game from `path` and continues it: the number of moves read.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not a game of this game.
+    pub fn load(&mut self, path: &str) -> ToolResult<usize> {
+        let text = crate::files::read_text(std::path::Path::new(path), crate::files::MAX_TEXT)?;
+        let (start, moves) = self.game.read_record(&text).map_err(ToolError::invalid)?;
+        self.record = replay(self.game, &start, &moves, &mut self.engines)
+            .expect("read_record checked the moves");
+        self.redo.clear();
+        self.last_pv = None;
+        Ok(moves.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply::games::TicTacToe;
+    use ply::Game;
+
+    fn session(kit: &AgentKit<TicTacToe>) -> Session<'static, TicTacToe> {
+        let config = PlayConfig {
+            seats: vec![Seat::Human, Seat::Engine("alphabeta:depth=3".parse().unwrap())],
+            seed: 7,
+            color: false,
+            names: vec!["X".into(), "O".into()],
+            echo: false,
+            ponder: false,
+            assistant: "alphabeta:depth=2".parse().unwrap(),
+            live: false,
+        };
+        Session::new(&TicTacToe, TicTacToe.initial_state(), &config, kit).unwrap()
+    }
+
+    #[test]
+    fn every_command_changes_the_state_it_names() {
+        let kit = AgentKit::default();
+        let mut s = session(&kit);
+        assert!(s.parse_move("z9").is_err());
+        assert_eq!((s.undo(), s.redo()), (None, None), "nothing yet");
+        let mv = s.parse_move("a1").unwrap();
+        s.play(mv).unwrap();
+        assert!(s.engine_to_move());
+        s.engine_turn(false, &mut std::io::sink()).unwrap();
+        assert_eq!(s.record().moves().len(), 2);
+        assert!(s.suggest().is_ok());
+
+        // save, then new, then load: the same two moves back.
+        let path = std::env::temp_dir().join(format!("ply-session-{}.txt", std::process::id()));
+        let path = path.to_str().unwrap();
+        assert_eq!(s.save(path).unwrap(), 2);
+        s.new_game();
+        assert!(s.record().moves().is_empty());
+        assert_eq!(s.load(path).unwrap(), 2);
+        assert_eq!(s.record().moves()[0], mv);
+        std::fs::write(path, "not a game").unwrap();
+        assert!(s.load(path).is_err());
+        assert_eq!(s.record().moves().len(), 2, "a failed load keeps the game");
+        let _ = std::fs::remove_file(path);
+        assert!(s
+            .save("/nonexistent/dir/game.txt")
+            .unwrap_err()
+            .to_string()
+            .contains("cannot write"));
+
+        // swap: the human now plays O, the engine X.
+        assert_eq!(s.swap(), Some(1));
+        assert_eq!(s.seats()[1], Seat::Human);
+        assert!(matches!(s.seats()[0], Seat::Engine(_)));
+        let line = s.change_budget(BudgetChange::Depth(1));
+        assert!(line.contains("depth=1"), "{line}");
+    }
+}
