@@ -393,7 +393,9 @@ pub fn start_state<G: Notation>(
 }
 
 /// The legal move `text` names in `state`: the game's notation first, then a number from the
-/// list of legal moves (1-based, in generation order); `#N` is always a list number.
+/// list of legal moves (1-based, in generation order); `#N` is always a list number. In a game
+/// whose moves are written as numbers (Connect Four's columns, Kalah's pits) a number is
+/// always the move it writes: `1` is column 1, and an error if that column is full.
 ///
 /// # Errors
 /// [`InputError`] with the reason, the notation's own message for text it cannot read.
@@ -419,11 +421,13 @@ pub fn resolve_input<G: Notation>(
             Err(_) => Err(InputError::Notation(format!("{text:?} is not a move number"))),
         };
     }
+    let numbers_are_moves =
+        legal.iter().any(|&mv| game.format_move(state, mv).bytes().all(|b| b.is_ascii_digit()));
     match game.parse_move(state, text) {
         Ok(mv) => Ok(mv),
         Err(e) => match text.parse::<usize>() {
-            Ok(n) => by_number(n),
-            Err(_) => Err(InputError::Notation(e.to_string())),
+            Ok(n) if !numbers_are_moves => by_number(n),
+            _ => Err(InputError::Notation(e.to_string())),
         },
     }
 }
@@ -1478,8 +1482,12 @@ mod tests {
         assert_eq!(resolve_input(&g, &s, "#1"), Ok(1));
         assert_eq!(resolve_input(&g, &s, "2"), Ok(1));
         assert_eq!(resolve_input(&g, &s, "7"), Ok(6));
-        // "1" fails as a column (full) and then reads as list number 1, column 2.
-        assert_eq!(resolve_input(&g, &s, "1"), Ok(1));
+        // "1" names column 1, which is full: an error, never list number 1 (column 2).
+        let e = resolve_input(&g, &s, "1").unwrap_err();
+        assert!(matches!(e, InputError::Notation(_)), "{e}");
+        // In a game whose moves are not numbers, a number is still a list number.
+        let t = TicTacToe;
+        assert_eq!(resolve_input(&t, &t.initial_state(), "9"), Ok(8));
     }
 
     #[test]

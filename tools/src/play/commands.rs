@@ -82,7 +82,8 @@ pub enum InputError {
 /// The help text of the play loop.
 pub const HELP: &str = "\
 Type a move in the game's notation, or its number in the list (#N always means
-the list); Enter alone makes the only legal move. Commands:
+the list; where moves are numbers, as Connect Four's columns, a number is the
+move); Enter alone makes the only legal move. Commands:
   moves      show the legal moves again
   list       show the moves played so far
   hint       show the engine's move for your side (not played)
