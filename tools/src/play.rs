@@ -963,7 +963,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         return Ok(Some(Ending::Resigned(player)));
                     }
                     Ok(Input::Swap) => {
-                        if !session.seats.iter().any(|s| matches!(s, Seat::Engine(_))) {
+                        if !session.can_swap() {
                             writeln!(out, "swap: no engine plays in this game")?;
                             continue;
                         }
@@ -980,7 +980,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         continue;
                     }
                     Ok(Input::Undo) => {
-                        if !human_choices(&session.record, &session.seats).contains(&true) {
+                        if !session.can_undo() {
                             writeln!(out, "nothing to undo")?;
                             continue;
                         }
@@ -990,7 +990,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         return Ok(None);
                     }
                     Ok(Input::Redo) => {
-                        if session.redo.is_empty() {
+                        if !session.can_redo() {
                             writeln!(out, "nothing to redo")?;
                             continue;
                         }
@@ -1014,22 +1014,16 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     }
                     Ok(Input::Load(path)) => {
                         // Read first: a file that does not load leaves the game as it was.
-                        let loaded = crate::files::read_text(
-                            std::path::Path::new(&path),
-                            crate::files::MAX_TEXT,
-                        )
-                        .and_then(|text| {
-                            game.read_record(&text).map_err(crate::error::ToolError::invalid)
-                        });
-                        if let Err(e) = loaded {
-                            writeln!(out, "load: {e}")?;
-                            continue;
-                        }
+                        let (start, moves) = match session.read_game(&path) {
+                            Ok(game) => game,
+                            Err(e) => {
+                                writeln!(out, "load: {e}")?;
+                                continue;
+                            }
+                        };
                         stop_pondering(&mut ponder, &mut session.engines);
-                        match session.load(&path) {
-                            Ok(n) => writeln!(out, "loaded {n} moves from {path}")?,
-                            Err(e) => writeln!(out, "load: {e}")?,
-                        }
+                        session.resume(&start, &moves);
+                        writeln!(out, "loaded {} moves from {path}", moves.len())?;
                         return Ok(None);
                     }
                     Err(e) => {

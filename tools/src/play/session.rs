@@ -221,18 +221,33 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         &self.kit
     }
 
+    /// The move number `undo` goes back to: the last choice of a human seat.
+    fn undo_target(&self) -> Option<usize> {
+        let choices = human_choices(&self.record, &self.seats);
+        choices.iter().rposition(|&human| human)
+    }
+
+    /// True when `undo` has a human choice to go back to.
+    pub fn can_undo(&self) -> bool {
+        self.undo_target().is_some()
+    }
+
     /// Takes back to the previous choice of a human seat: the number of moves taken back,
     /// `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<usize> {
         let now = self.record.moves().len();
-        let choices = human_choices(&self.record, &self.seats);
-        let target = (0..now).rev().find(|&i| choices[i])?;
+        let target = self.undo_target()?;
         let moves = self.record.moves().to_vec();
         self.redo.extend(moves[target..].iter().rev());
         self.record = replay(self.game, self.record.start(), &moves[..target], &mut self.engines)
             .expect("replaying moves that were legal");
         self.last_pv = None;
         Some(now - target)
+    }
+
+    /// True when `redo` has moves to play again.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
     }
 
     /// Plays again what `undo` took back, up to the next choice of a human seat: the number of
@@ -267,13 +282,24 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         self.last_pv = None;
     }
 
+    /// The seat `swap` exchanges with: the next seat after the one to move that an engine
+    /// plays.
+    fn swap_partner(&self) -> Option<usize> {
+        let seat = self.seat_to_move();
+        let n = self.seats.len();
+        (1..n).map(|k| (seat + k) % n).find(|&s| matches!(self.seats[s], Seat::Engine(_)))
+    }
+
+    /// True when an engine plays a seat that `swap` can exchange with.
+    pub fn can_swap(&self) -> bool {
+        self.swap_partner().is_some()
+    }
+
     /// Exchanges the seat to move with the next seat an engine plays: that seat, `None` when
     /// no engine plays.
     pub fn swap(&mut self) -> Option<usize> {
         let seat = self.seat_to_move();
-        let n = self.seats.len();
-        let other =
-            (1..n).map(|k| (seat + k) % n).find(|&s| matches!(self.seats[s], Seat::Engine(_)))?;
+        let other = self.swap_partner()?;
         self.seats.swap(seat, other);
         self.engines.swap(seat, other);
         self.helpers.swap(seat, other);
@@ -303,17 +329,30 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         Ok(self.record.moves().len())
     }
 
-    /// Reads a game from `path` and continues it: the number of moves read.
+    /// Reads the game in `path`: its start and moves, for [`Session::resume`].
     ///
     /// # Errors
     /// A file that cannot be read or is not a game of this game.
-    pub fn load(&mut self, path: &str) -> ToolResult<usize> {
+    pub fn read_game(&self, path: &str) -> ToolResult<(G::State, Vec<G::Move>)> {
         let text = crate::files::read_text(std::path::Path::new(path), crate::files::MAX_TEXT)?;
-        let (start, moves) = self.game.read_record(&text).map_err(ToolError::invalid)?;
-        self.record = replay(self.game, &start, &moves, &mut self.engines)
-            .expect("read_record checked the moves");
+        self.game.read_record(&text).map_err(ToolError::invalid)
+    }
+
+    /// Continues the game `start` and `moves` (legal moves, as [`Session::read_game`] gives).
+    pub fn resume(&mut self, start: &G::State, moves: &[G::Move]) {
+        self.record =
+            replay(self.game, start, moves, &mut self.engines).expect("the moves of a read game");
         self.redo.clear();
         self.last_pv = None;
+    }
+
+    /// Reads a game from `path` and continues it: the number of moves read.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not a game of this game; the game is then unchanged.
+    pub fn load(&mut self, path: &str) -> ToolResult<usize> {
+        let (start, moves) = self.read_game(path)?;
+        self.resume(&start, &moves);
         Ok(moves.len())
     }
 }
