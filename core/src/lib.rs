@@ -12,6 +12,8 @@
 //! - `testing` (feature `testing`): a conformance kit that checks any `Game` implementation
 //!   on seeded random games.
 //! - [`arena`]: tournaments between agents on any game, with Elo and SPRT statistics.
+//! - [`fen`]: PDN FEN, the position text of the draughts games, read and written without a
+//!   board.
 //! - [`zobrist`]: compile-time Zobrist key tables for position hashes.
 //! - [`games`]: small games used by the tutorial and the tests (tic-tac-toe, Connect Four and
 //!   a three-player game).
@@ -41,6 +43,7 @@ pub mod arena;
 pub mod book;
 pub mod endgame;
 pub mod eval;
+pub mod fen;
 mod game;
 pub mod games;
 pub mod lines;

@@ -14,13 +14,15 @@
 //! - The seed's path form lists the visited `(row, col)` squares, row 0 at the top (Black's
 //!   side): written `(1,2)-(3,0)-(5,2)`; on input `[(1, 2), (3, 0), (5, 2)]` (the Python
 //!   list the seed prints) is accepted too.
-//! - Positions are PDN FEN: `B:W21,22,...:B1,2,...` (side to move, then each colour's squares,
-//!   `K` before a king; ranges like `1-12` are accepted). When the count of plies without
-//!   capture or man move is not zero it follows as `:H12`.
+//! - Positions are PDN FEN, read and written by [`ply::fen`]: `B:W21,22,...:B1,2,...` (side
+//!   to move, then each colour's squares, `K` before a king; ranges like `1-12` are
+//!   accepted). When the count of plies without capture or man move is not zero it follows
+//!   as `:H12`.
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use ply::fen::{Fen, FenPiece};
 use ply::record::ReadRecordError;
 use ply::{Game, MoveList, Notation};
 
@@ -51,83 +53,67 @@ pub struct Setup {
 impl FromStr for Setup {
     type Err = FenError;
 
+    /// Reads the grammar with [`ply::fen`]; the only counter taken is `H`.
     fn from_str(text: &str) -> Result<Setup, FenError> {
-        let syntax = || FenError::Syntax(text.to_string());
-        let mut t = text.trim();
-        if let Some(inner) = t.strip_prefix("[FEN").and_then(|r| r.strip_suffix(']')) {
-            t = inner.trim().trim_matches('"');
-        }
-        let t = t.trim_end_matches('.');
-        let mut parts = t.split(':');
-        let to_move = match parts.next().map(str::trim) {
-            Some("B" | "b") => Color::Black,
-            Some("W" | "w") => Color::White,
-            _ => return Err(syntax()),
-        };
-        let mut pieces = Vec::new();
+        let fen: Fen = text.parse().map_err(|e| fen_error(text, e))?;
         let mut quiet_plies = 0;
-        let mut seen = [false; 2];
-        for part in parts {
-            let part = part.trim();
-            let (color, list) = match part.chars().next() {
-                Some('W' | 'w') => (Color::White, &part[1..]),
-                Some('B' | 'b') => (Color::Black, &part[1..]),
-                Some('H' | 'h') => {
-                    quiet_plies =
-                        part[1..].parse().map_err(|_| FenError::Counter(part.to_string()))?;
-                    continue;
-                }
-                _ => return Err(syntax()),
-            };
-            if std::mem::replace(&mut seen[color.index()], true) {
-                return Err(syntax());
+        for &(letter, value) in &fen.counters {
+            if letter != 'H' {
+                return Err(FenError::Syntax(text.to_string()));
             }
-            for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                let (king, squares) = match item.strip_prefix(['K', 'k']) {
-                    Some(rest) => (true, rest),
-                    None => (false, item),
-                };
-                let number = |s: &str| -> Result<usize, FenError> {
-                    match s.trim().parse::<usize>() {
-                        Ok(n) if n >= 1 => Ok(n),
-                        _ => Err(FenError::Square { square: item.to_string(), max: 128 }),
-                    }
-                };
-                let (lo, hi) = match squares.split_once('-') {
-                    Some((a, b)) => (number(a)?, number(b)?),
-                    None => (number(squares)?, number(squares)?),
-                };
-                if lo > hi || hi > 128 {
-                    return Err(FenError::Square { square: item.to_string(), max: 128 });
-                }
-                pieces.extend((lo..=hi).map(|sq| (sq, Piece { color, king })));
-            }
+            quiet_plies =
+                u16::try_from(value).map_err(|_| FenError::Counter(format!("H{value}")))?;
         }
-        if seen != [true, true] {
-            return Err(syntax());
+        let pieces =
+            fen.pieces.iter().map(|p| (p.square, Piece { color: color(p.white), king: p.king }));
+        Ok(Setup { to_move: color(fen.white_to_move), pieces: pieces.collect(), quiet_plies })
+    }
+}
+
+/// White if `white`, else Black.
+fn color(white: bool) -> Color {
+    if white {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The error of this crate for a grammar error of `text`: the shape errors are all
+/// [`FenError::Syntax`].
+fn fen_error(text: &str, error: ply::fen::FenError) -> FenError {
+    use ply::fen::FenError as Grammar;
+    match error {
+        Grammar::Square { entry, max } => FenError::Square { square: entry, max },
+        Grammar::Duplicate(square) => FenError::Duplicate(square),
+        Grammar::Counter(field) => FenError::Counter(field),
+        Grammar::Syntax(_) | Grammar::Side(_) | Grammar::ListTwice(_) | Grammar::MissingList(_) => {
+            FenError::Syntax(text.to_string())
         }
-        Ok(Setup { to_move, pieces, quiet_plies })
+    }
+}
+
+impl Setup {
+    /// The position as a [`Fen`], the counter `H` when not zero.
+    fn to_fen(&self) -> Fen {
+        let pieces = self.pieces.iter().map(|&(square, p)| FenPiece {
+            square,
+            white: p.color == Color::White,
+            king: p.king,
+        });
+        let quiet = u32::from(self.quiet_plies);
+        Fen {
+            white_to_move: self.to_move == Color::White,
+            pieces: pieces.collect(),
+            counters: if quiet > 0 { vec![('H', quiet)] } else { Vec::new() },
+        }
     }
 }
 
 impl fmt::Display for Setup {
     /// White's squares then Black's, each in increasing order, kings marked `K`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.to_move == Color::Black { "B" } else { "W" })?;
-        for (color, letter) in [(Color::White, 'W'), (Color::Black, 'B')] {
-            let mut squares: Vec<_> =
-                self.pieces.iter().filter(|(_, p)| p.color == color).collect();
-            squares.sort_by_key(|(sq, _)| *sq);
-            write!(f, ":{letter}")?;
-            for (i, (sq, p)) in squares.iter().enumerate() {
-                let sep = if i == 0 { "" } else { "," };
-                write!(f, "{sep}{}{sq}", if p.king { "K" } else { "" })?;
-            }
-        }
-        if self.quiet_plies > 0 {
-            write!(f, ":H{}", self.quiet_plies)?;
-        }
-        Ok(())
+        self.to_fen().fmt(f)
     }
 }
 

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ply::fen::{Fen, FenPiece};
 use ply::record::ReadRecordError;
 use ply::{Game, MoveList, Notation};
 
@@ -199,38 +200,29 @@ pub(crate) fn format_move(state: &DraughtsState, mv: Move, moves: &[Move]) -> St
     }
 }
 
-/// FEN display of a state: `W:W31,...,50:B1,...,20`, `K` before kings, plus `:R<n>` (king
-/// move plies) and `:E<n>` (endgame plies) when those draw counters are running.
-pub(crate) struct Fen<'a>(pub(crate) &'a DraughtsState);
-
-impl fmt::Display for Fen<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.0;
-        f.write_str(if s.white_to_move() { "W" } else { "B" })?;
-        for (tag, set) in [("W", s.pieces.white), ("B", s.pieces.black)] {
-            write!(f, ":{tag}")?;
-            for (i, b) in Bits(set).enumerate() {
-                if i > 0 {
-                    f.write_str(",")?;
-                }
-                let k = if s.pieces.kings >> b & 1 != 0 { "K" } else { "" };
-                write!(f, "{k}{}", square_of(b))?;
-            }
-        }
-        if s.king_move_plies() > 0 {
-            write!(f, ":R{}", s.king_move_plies())?;
-        }
-        if let Some(e) = s.endgame_plies().filter(|&e| e > 0) {
-            write!(f, ":E{e}")?;
-        }
-        Ok(())
+/// The FEN of a state: `W:W31,...,50:B1,...,20`, `K` before kings, plus `:R<n>` (king move
+/// plies) and `:E<n>` (endgame plies) when those draw counters are running.
+pub(crate) fn fen(s: &DraughtsState) -> Fen {
+    let piece = |b: u32| FenPiece {
+        square: usize::from(square_of(b)),
+        white: s.pieces.white >> b & 1 != 0,
+        king: s.pieces.kings >> b & 1 != 0,
+    };
+    let mut counters = Vec::new();
+    if s.king_move_plies() > 0 {
+        counters.push(('R', u32::from(s.king_move_plies())));
     }
+    if let Some(e) = s.endgame_plies().filter(|&e| e > 0) {
+        counters.push(('E', u32::from(e)));
+    }
+    let pieces = Bits(s.pieces.white | s.pieces.black).map(piece).collect();
+    Fen { white_to_move: s.white_to_move(), pieces, counters }
 }
 
 impl fmt::Display for DraughtsState {
     /// The FEN of the position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Fen(self).fmt(f)
+        fen(self).fmt(f)
     }
 }
 
@@ -238,104 +230,67 @@ impl FromStr for DraughtsState {
     type Err = ParseFenError;
 
     /// Reads a FEN position. Square lists take single squares (`31`), kings (`K31`) and
-    /// ranges (`31-50`); a trailing `.` is ignored.
+    /// ranges (`31-50`); a `[FEN "..."]` tag around it and a trailing `.` are ignored.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         parse_fen(text)
     }
 }
 
+/// Reads the grammar with [`ply::fen`], then checks the crowning rows and the counters `R`
+/// and `E`.
 fn parse_fen(text: &str) -> Result<DraughtsState, ParseFenError> {
-    let t = text.trim().trim_end_matches('.');
-    let syntax = || ParseFenError::Syntax(text.trim().to_string());
-    let mut fields = t.split(':').map(str::trim);
-    let side = fields.next().filter(|s| !s.is_empty()).ok_or_else(syntax)?;
-    let white_to_move = match side {
-        "W" | "w" => true,
-        "B" | "b" => false,
-        other => return Err(ParseFenError::Side(other.to_string())),
-    };
+    let fen = Fen::parse(text, 50).map_err(|e| fen_error(text, e))?;
     let mut pieces = Pieces::default();
-    let mut seen = [false; 2];
-    let mut king_plies = 0u16;
-    let mut endgame: Option<u16> = None;
-    for field in fields {
-        let mut chars = field.chars();
-        let tag = chars.next().ok_or_else(syntax)?;
-        let rest = chars.as_str();
-        match tag {
-            'W' | 'B' => {
-                let white = tag == 'W';
-                if seen[usize::from(!white)] {
-                    return Err(syntax());
-                }
-                seen[usize::from(!white)] = true;
-                for entry in rest.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-                    let (king, squares) = parse_entry(entry)?;
-                    for sq in squares {
-                        let b = 1u64 << bit_of(sq);
-                        if (pieces.white | pieces.black) & b != 0 {
-                            return Err(ParseFenError::Duplicate(sq));
-                        }
-                        let crowning = if white { 1..=5 } else { 46..=50 };
-                        if !king && crowning.contains(&sq) {
-                            return Err(ParseFenError::ManOnCrowningRow(sq));
-                        }
-                        if white {
-                            pieces.white |= b;
-                        } else {
-                            pieces.black |= b;
-                        }
-                        if king {
-                            pieces.kings |= b;
-                        }
-                    }
-                }
-            }
-            'R' | 'E' => {
-                let n: u16 = rest.parse().map_err(|_| ParseFenError::Counter(field.to_string()))?;
-                if tag == 'R' {
-                    king_plies = n;
-                } else {
-                    endgame = Some(n);
-                }
-            }
-            _ => return Err(syntax()),
+    for p in &fen.pieces {
+        let sq = square(p.square)?;
+        let crowning = if p.white { 1..=5 } else { 46..=50 };
+        if !p.king && crowning.contains(&sq) {
+            return Err(ParseFenError::ManOnCrowningRow(sq));
+        }
+        let b = 1u64 << bit_of(sq);
+        if p.white {
+            pieces.white |= b;
+        } else {
+            pieces.black |= b;
+        }
+        if p.king {
+            pieces.kings |= b;
         }
     }
-    if !seen[0] || !seen[1] {
-        return Err(syntax());
+    let mut king_plies = 0u16;
+    let mut endgame: Option<u16> = None;
+    for &(letter, value) in &fen.counters {
+        let n =
+            u16::try_from(value).map_err(|_| ParseFenError::Counter(format!("{letter}{value}")));
+        match letter {
+            'R' => king_plies = n?,
+            'E' => endgame = Some(n?),
+            _ => return Err(ParseFenError::Syntax(text.trim().to_string())),
+        }
     }
-    let mut state = DraughtsState::from_parts(pieces, white_to_move, king_plies);
+    let mut state = DraughtsState::from_parts(pieces, fen.white_to_move, king_plies);
     if let Some(e) = endgame {
         state.set_endgame_plies(e);
     }
     Ok(state)
 }
 
-/// One FEN list entry: `n`, `Kn` or `a-b` (`Ka-b`): whether kings, and the squares.
-fn parse_entry(entry: &str) -> Result<(bool, std::ops::RangeInclusive<u8>), ParseFenError> {
-    let bad = || ParseFenError::Square(entry.to_string());
-    let (king, body) = match entry.strip_prefix(['K', 'k']) {
-        Some(b) => (true, b),
-        None => (false, entry),
-    };
-    let num = |s: &str| -> Result<u8, ParseFenError> {
-        match s.trim().parse::<u8>() {
-            Ok(n) if (1..=50).contains(&n) && s.trim().bytes().all(|c| c.is_ascii_digit()) => Ok(n),
-            _ => Err(bad()),
-        }
-    };
-    match body.split_once('-') {
-        Some((a, b)) => {
-            let (a, b) = (num(a)?, num(b)?);
-            if a > b {
-                return Err(bad());
-            }
-            Ok((king, a..=b))
-        }
-        None => {
-            let n = num(body)?;
-            Ok((king, n..=n))
+/// A square number of [`Fen::parse`] with 50 squares, as this crate keeps it.
+fn square(n: usize) -> Result<u8, ParseFenError> {
+    u8::try_from(n).map_err(|_| ParseFenError::Square(n.to_string()))
+}
+
+/// The error of this crate for a grammar error of `text`: the shape errors are all
+/// [`ParseFenError::Syntax`].
+fn fen_error(text: &str, error: ply::fen::FenError) -> ParseFenError {
+    use ply::fen::FenError as Grammar;
+    match error {
+        Grammar::Side(side) => ParseFenError::Side(side),
+        Grammar::Square { entry, .. } => ParseFenError::Square(entry),
+        Grammar::Duplicate(n) => square(n).map_or_else(|e| e, ParseFenError::Duplicate),
+        Grammar::Counter(field) => ParseFenError::Counter(field),
+        Grammar::Syntax(_) | Grammar::ListTwice(_) | Grammar::MissingList(_) => {
+            ParseFenError::Syntax(text.trim().to_string())
         }
     }
 }
@@ -428,7 +383,7 @@ impl Notation for InternationalDraughts {
     }
 
     fn format_state(&self, state: &DraughtsState) -> String {
-        Fen(state).to_string()
+        fen(state).to_string()
     }
 
     fn parse_state(&self, text: &str) -> Result<DraughtsState, Error> {
