@@ -28,7 +28,7 @@ use ply_tools::spec::AgentSpec;
 #[derive(Parser, Debug)]
 #[command(
     name = "english_checkers",
-    after_help = ply_tools::spec::ACCEPTED,
+    after_help = ply_tools::spec::accepted(),
     args_conflicts_with_subcommands = true
 )]
 struct Cli {

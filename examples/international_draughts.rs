@@ -30,7 +30,7 @@ use ply_tools::play::{run_program, PlayArgs};
 #[derive(Parser, Debug)]
 #[command(
     name = "international_draughts",
-    after_help = ply_tools::spec::ACCEPTED,
+    after_help = ply_tools::spec::accepted(),
     args_conflicts_with_subcommands = true
 )]
 struct Cli {

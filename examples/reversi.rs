@@ -21,7 +21,7 @@ use ply_tools::registry::GameOptions;
 
 /// Reversi (Othello) for 2 to 4 players.
 #[derive(Parser, Debug)]
-#[command(name = "reversi", after_help = ply_tools::spec::ACCEPTED)]
+#[command(name = "reversi", after_help = ply_tools::spec::accepted())]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -52,7 +52,7 @@ const DEFAULT_AGENTS: [&str; 7] = [
 
 /// Replay the MultiplayerReversi contest with several agents.
 #[derive(Parser, Debug)]
-#[command(name = "reversi_marathon", after_help = ply_tools::spec::ACCEPTED)]
+#[command(name = "reversi_marathon", after_help = ply_tools::spec::accepted())]
 struct Cli {
     /// Number of test cases (k = 0..K).
     #[arg(long, default_value_t = 100, value_name = "K")]

@@ -73,7 +73,7 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
         "alphabeta:time=1s,probcut=50,lmr=true",
         "alphabeta:time=50ms,probcut=50,lmr=true",
     )
-    .jsonl(checkers_jsonl_codec())
+    .engine(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
     .evaluator("material", ply_checkers::eval::Classic::new(ply_checkers::Weights::material_only()))
     .evaluator("learned", ply_checkers::CheckersLearned::default())
@@ -105,8 +105,8 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .net_inputs(|_| ply_draughts::net::DraughtsNetInputs)
     .packed()
     .endgame()
-    .hub(draughts_hub_codec())
-    .dxp(draughts_dxp_codec())
+    .engine(draughts_hub_codec())
+    .engine(draughts_dxp_codec())
     .opening_book(ply_draughts::book::opening_book)
 }
 
@@ -184,7 +184,7 @@ pub fn reversi() -> GameEntry<Reversi> {
     .evaluator("discs", ply_reversi::Evaluation::Discs)
     .default_evaluator("learned", ply_reversi::OthelloLearned::default())
     .features(ply_reversi::OthelloFeatures)
-    .nboard(NBoardCodec {
+    .engine(NBoardCodec {
         game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
     })
 }
@@ -318,7 +318,7 @@ mod tests {
                 let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
                 let shipped = engine::options(rules);
                 assert_eq!(spec.probcut, Some(shipped.probcut), "{rules}: {text}");
-                assert_eq!(spec.selective[0].unwrap_or(false), shipped.lmr, "{rules}: {text}");
+                assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{rules}: {text}");
             }
         }
     }

@@ -593,9 +593,9 @@ fn add_items(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TERMINAL", games::TERMINAL)?;
     m.add("DEFAULT_SEARCH_TIME", games::DEFAULT_SEARCH_TIME.as_secs_f64())?;
-    let agents: Vec<&str> = ply_tools::spec::Algorithm::ALL.iter().map(|a| a.name()).collect();
+    let agents: Vec<&str> = ply_tools::spec::Algorithm::all().map(|a| a.name()).collect();
     m.add("AGENTS", agents)?;
-    m.add("AGENTS_HELP", ply_tools::spec::ACCEPTED)?;
+    m.add("AGENTS_HELP", ply_tools::spec::accepted())?;
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<PySearchResult>()?;

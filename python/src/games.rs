@@ -86,7 +86,7 @@ pub fn load_from(
 
 /// The agent spec for `algorithm` (a name such as `alphabeta`, or a whole spec such as
 /// `mcts:iters=500`) with the extra `options` (`("depth", "4")`; see
-/// [`ply_tools::spec::ACCEPTED`]) and `time` in seconds. A search that ends up with no limit
+/// [`ply_tools::spec::accepted`]) and `time` in seconds. A search that ends up with no limit
 /// (no depth, time, nodes or iterations) gets [`DEFAULT_SEARCH_TIME`].
 ///
 /// ```
@@ -132,7 +132,7 @@ pub fn agent_spec(
     let mut spec: AgentSpec = text.parse().map_err(Error::value)?;
     let unlimited =
         spec.depth.is_none() && spec.time.is_none() && spec.nodes.is_none() && spec.iters.is_none();
-    if unlimited && spec.algorithm.keys().contains(&"time") {
+    if unlimited && spec.algorithm.accepts("time") {
         spec.time = Some(DEFAULT_SEARCH_TIME);
     }
     Ok(spec)

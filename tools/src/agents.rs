@@ -31,11 +31,8 @@ use ply::zobrist::mix64;
 use ply::{Game, Notation, Solved};
 
 use crate::egdb::{Solver, WithSolver};
-use crate::engines::dxp::{DxpClient, DxpCodec};
-use crate::engines::hub::{HubClient, HubCodec};
-use crate::engines::jsonl::{JsonlClient, JsonlCodec};
-use crate::engines::nboard::{NBoardClient, NBoardCodec};
-use crate::spec::{AgentSpec, Algorithm, BookChoice, EgdbChoice, SpecError, SELECTIVE};
+use crate::engines::{Connection, EngineCodec};
+use crate::spec::{AgentSpec, Algorithm, BookChoice, EgdbChoice, SpecError};
 
 /// What the tools need of a game: its rules, text forms, and the bounds that let games run on
 /// several threads. Every `Game + Notation` whose states and moves are `Send + Sync` has it.
@@ -50,6 +47,9 @@ type AgentBuilder<G> = Arc<
         + Send
         + Sync,
 >;
+
+/// Builds the client of an external engine through a game's codec for one protocol.
+type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> + Send + Sync>;
 
 /// Opens a game's endgame tables in a directory, as a solver that reads them on first use
 /// ([`crate::egdb::lazy_solver`]).
@@ -69,21 +69,16 @@ type BookCache<G> = Arc<Mutex<Vec<(String, Arc<Book<G>>)>>>;
 const BOOK_SALT: u64 = 0x626f_6f6b;
 
 /// What a game adds to the generic agents: evaluations by name (`alphabeta:eval=NAME`), the
-/// codecs of the external-engine protocols it speaks (`hub:`, `nboard:`) and its opening
-/// books (its own, which searches use by default, and `book=FILE`).
+/// codecs of the external-engine protocols it speaks (`hub:`, `nboard:`, any of
+/// [`crate::engines::PROTOCOLS`]) and its opening books (its own, which searches use by
+/// default, and `book=FILE`).
 pub struct AgentKit<G: Game> {
     evaluators: Vec<(String, AgentBuilder<G>)>,
     /// The evaluation a spec without `eval=` (or with `eval=default`) searches with: one of
     /// `evaluators` by name, or `None` for the game's own ([`Game::evaluate`]).
     default_eval: Option<String>,
-    /// The Hub protocol's positions and moves for this game, if engines speak it.
-    pub hub: Option<HubCodec<G>>,
-    /// The NBoard protocol's positions for this game, if engines speak it.
-    pub nboard: Option<NBoardCodec<G>>,
-    /// The JSON-lines protocol's boards and moves for this game, if engines speak it.
-    pub jsonl: Option<JsonlCodec<G>>,
-    /// DamExchange's positions and moves for this game, if engines speak it.
-    pub dxp: Option<DxpCodec<G>>,
+    /// The protocols engines play this game in, by agent name, with their clients.
+    engines: Vec<(&'static str, ClientBuilder<G>)>,
     /// The game's own opening book: searches play from it unless their spec says
     /// `book=off` or names another (`book=FILE`).
     pub book: Option<Arc<Book<G>>>,
@@ -101,10 +96,7 @@ impl<G: Game> Default for AgentKit<G> {
         AgentKit {
             evaluators: Vec::new(),
             default_eval: None,
-            hub: None,
-            nboard: None,
-            jsonl: None,
-            dxp: None,
+            engines: Vec::new(),
             book: None,
             loader: None,
             cache: Arc::default(),
@@ -119,10 +111,7 @@ impl<G: Game> Clone for AgentKit<G> {
         AgentKit {
             evaluators: self.evaluators.clone(),
             default_eval: self.default_eval.clone(),
-            hub: self.hub,
-            nboard: self.nboard,
-            jsonl: self.jsonl,
-            dxp: self.dxp,
+            engines: self.engines.clone(),
             book: self.book.clone(),
             loader: self.loader.clone(),
             cache: self.cache.clone(),
@@ -249,6 +238,19 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         self.default_eval = Some(name.to_string());
     }
 
+    /// Lets engines speaking `C`'s protocol play this game through `codec` (replacing an
+    /// earlier codec of the same protocol).
+    pub fn add_engine<C: EngineCodec<G>>(&mut self, codec: C) {
+        let name = C::PROTOCOL.name;
+        self.engines.retain(|(n, _)| *n != name);
+        self.engines.push((name, Arc::new(move |to| codec.client(to))));
+    }
+
+    /// True if engines speaking the protocol `name` can play this game.
+    pub fn speaks(&self, name: &str) -> bool {
+        self.engines.iter().any(|(n, _)| *n == name)
+    }
+
     /// The names of the added evaluations, in the order added.
     pub fn evaluator_names(&self) -> Vec<&str> {
         self.evaluators.iter().map(|(n, _)| n.as_str()).collect()
@@ -346,9 +348,16 @@ impl AgentSpec {
                 } else {
                     AlphaBetaOptions::default()
                 };
-                for ((_, switch), value) in SELECTIVE.iter().zip(self.selective) {
+                let switches = [
+                    (self.lmr, &mut options.lmr),
+                    (self.null, &mut options.null_move),
+                    (self.iid, &mut options.iid),
+                    (self.ext, &mut options.extensions),
+                    (self.threat, &mut options.threats),
+                ];
+                for (value, switch) in switches {
                     if let Some(v) = value {
-                        *switch(&mut options) = v;
+                        *switch = v;
                     }
                 }
                 if let Some(r) = self.reuse {
@@ -402,9 +411,7 @@ impl AgentSpec {
             }
             Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
             Algorithm::Random => Box::new(RandomAgent::new(seed)),
-            Algorithm::Hub | Algorithm::NBoard | Algorithm::Jsonl | Algorithm::Dxp => {
-                return Err(SpecError::External { agent: self.algorithm.name() })
-            }
+            Algorithm::Engine(p) => return Err(SpecError::External { agent: p.name }),
         })
     }
 
@@ -418,21 +425,15 @@ impl AgentSpec {
         &self,
         kit: &AgentKit<G>,
     ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
-        let cmd = self.cmd.as_deref().unwrap_or("");
-        let missing = || SpecError::UnsupportedEngine { agent: self.algorithm.name() };
-        match self.algorithm {
-            Algorithm::Hub => Ok(Box::new(HubClient::new(cmd, kit.hub.ok_or_else(missing)?))),
-            Algorithm::NBoard => {
-                Ok(Box::new(NBoardClient::new(cmd, kit.nboard.ok_or_else(missing)?)))
-            }
-            Algorithm::Jsonl => Ok(Box::new(JsonlClient::new(cmd, kit.jsonl.ok_or_else(missing)?))),
-            Algorithm::Dxp => Ok(Box::new(DxpClient::new(
-                self.addr.as_deref().unwrap_or(""),
-                self.cmd.as_deref(),
-                kit.dxp.ok_or_else(missing)?,
-            ))),
-            _ => Err(SpecError::External { agent: self.algorithm.name() }),
-        }
+        let Algorithm::Engine(protocol) = self.algorithm else {
+            return Err(SpecError::External { agent: self.algorithm.name() });
+        };
+        let (_, client) = kit
+            .engines
+            .iter()
+            .find(|(n, _)| *n == protocol.name)
+            .ok_or(SpecError::UnsupportedEngine { agent: protocol.name })?;
+        Ok(client(Connection { cmd: self.cmd.as_deref(), addr: self.addr.as_deref() }))
     }
 }
 

@@ -26,10 +26,6 @@ use ply::eval::{Evaluator, Features};
 use ply::pack::PackState;
 use ply::Game;
 
-use crate::engines::dxp::DxpCodec;
-use crate::engines::hub::HubCodec;
-use crate::engines::jsonl::JsonlCodec;
-use crate::engines::nboard::NBoardCodec;
 use crate::error::ToolResult;
 use crate::spec::AgentSpec;
 use crate::tune::data::StateCodec;
@@ -258,27 +254,12 @@ impl<G: ToolGame> GameEntry<G> {
         self
     }
 
-    /// Lets `hub:cmd=...` engines play this game through `codec`.
-    pub fn hub(mut self, codec: HubCodec<G>) -> Self {
-        self.kit.hub = Some(codec);
-        self
-    }
-
-    /// Lets `nboard:cmd=...` engines play this game through `codec`.
-    pub fn nboard(mut self, codec: NBoardCodec<G>) -> Self {
-        self.kit.nboard = Some(codec);
-        self
-    }
-
-    /// Lets `jsonl:cmd=...` engines play this game through `codec`.
-    pub fn jsonl(mut self, codec: JsonlCodec<G>) -> Self {
-        self.kit.jsonl = Some(codec);
-        self
-    }
-
-    /// Lets `dxp:addr=HOST:PORT` engines (DamExchange) play this game through `codec`.
-    pub fn dxp(mut self, codec: DxpCodec<G>) -> Self {
-        self.kit.dxp = Some(codec);
+    /// Lets engines speaking `C`'s protocol play this game through `codec`: `hub:cmd=...`
+    /// with a [`HubCodec`](crate::engines::hub::HubCodec), `dxp:addr=...` with a
+    /// [`DxpCodec`](crate::engines::dxp::DxpCodec), and so on for every one of
+    /// [`crate::engines::PROTOCOLS`].
+    pub fn engine<C: crate::engines::EngineCodec<G>>(mut self, codec: C) -> Self {
+        self.kit.add_engine(codec);
         self
     }
 

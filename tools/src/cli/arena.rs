@@ -22,7 +22,7 @@ use crate::arena::results::{
 use crate::arena::tournament::{sprt_llr, Openings, Run, TournamentConfig};
 use crate::registry::{GameOptions, Registry};
 use crate::shard::parse_shard;
-use crate::spec::{AgentSpec, ACCEPTED};
+use crate::spec::{accepted, AgentSpec};
 
 /// Tournaments between agents on ply's games.
 #[derive(Parser, Debug)]
@@ -162,7 +162,7 @@ fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
 /// The tournaments a run asks for, one per game.
 fn plan(registry: &Registry, args: &RunArgs) -> Result<Vec<TournamentConfig>, String> {
     if args.agents.is_empty() {
-        return Err(format!("give at least one agent; accepted agents:\n{ACCEPTED}"));
+        return Err(format!("give at least one agent; accepted agents:\n{}", accepted()));
     }
     let names: Vec<&str> = if args.game == "all" {
         if args.options != GameOptions::default() {
@@ -395,7 +395,7 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
 
 /// The parser of the arena's command line, with the agents and `registry`'s games in its help.
 fn command(registry: &Registry) -> clap::Command {
-    Cli::command().after_help(format!("Agents:\n{ACCEPTED}\n\n{}", registry.help()))
+    Cli::command().after_help(format!("Agents:\n{}\n\n{}", accepted(), registry.help()))
 }
 
 /// The arena program for the games of `registry`: parses the command line, runs the
@@ -430,7 +430,7 @@ mod tests {
     /// Two small games, as a program would register them.
     fn registry() -> Registry {
         let mut r = Registry::new();
-        r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).nboard(
+        r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).engine(
             crate::engines::nboard::NBoardCodec {
                 game_record: |g, s| Ok(ply::Notation::format_state(g, s)),
             },
@@ -756,7 +756,7 @@ mod tests {
             GameEntry::new("international-draughts", "international draughts", |_| {
                 Ok(ply_draughts::InternationalDraughts::new())
             })
-            .dxp(codec()),
+            .engine(codec()),
         );
         let run = |server: std::net::SocketAddr| {
             let a = args(&format!(

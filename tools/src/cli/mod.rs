@@ -27,7 +27,7 @@ use crate::options::GameOptions;
 use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
 use crate::registry::{GameEntry, RegisteredGame, Registry};
-use crate::spec::ACCEPTED;
+use crate::spec::accepted;
 use crate::tune::TuneCommand;
 
 /// Count the leaves of a game's move tree to each depth.
@@ -183,7 +183,7 @@ pub fn perft_main(registry: &Registry) -> ExitCode {
 /// `registry`, in the terminal or engine against engine.
 pub fn play_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: PlayCli = parse(format!("Agents:\n{ACCEPTED}\n\n{}", registry.help()));
+    let cli: PlayCli = parse(format!("Agents:\n{}\n\n{}", accepted(), registry.help()));
     match registry.get(&cli.game) {
         Ok(game) => game.play(&cli.options, &cli.play),
         Err(e) => fail(e),
@@ -207,7 +207,7 @@ pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
     let matches = GameCli::command()
         .bin_name(info.name.clone())
         .about(info.summary.clone())
-        .after_help(format!("Game options: {}\n\nAgents:\n{ACCEPTED}", info.options_help))
+        .after_help(format!("Game options: {}\n\nAgents:\n{}", info.options_help, accepted()))
         .get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match entry.build(&cli.options) {

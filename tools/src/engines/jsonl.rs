@@ -36,6 +36,22 @@ impl<G: Game> Clone for JsonlCodec<G> {
 
 impl<G: Game> Copy for JsonlCodec<G> {}
 
+/// The JSON-lines protocol as agent specs see it: `jsonl:[time=T,]cmd=COMMAND`.
+pub const PROTOCOL: super::Protocol = super::Protocol {
+    name: "jsonl",
+    summary: "external engine speaking english_checkers play's JSON lines",
+    keys: &["time", "book", "seed", "cmd"],
+    required: "cmd",
+};
+
+impl<G: Game + 'static> super::EngineCodec<G> for JsonlCodec<G> {
+    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
+
+    fn client(self, to: super::Connection<'_>) -> Box<dyn Agent<G> + Send> {
+        Box::new(JsonlClient::new(to.cmd.unwrap_or(""), self))
+    }
+}
+
 /// The time per move when the budget gives none.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
 

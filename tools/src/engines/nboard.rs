@@ -27,6 +27,22 @@ impl<G: Game> Clone for NBoardCodec<G> {
 
 impl<G: Game> Copy for NBoardCodec<G> {}
 
+/// The NBoard protocol as agent specs see it: `nboard:[time=T,depth=N,]cmd=COMMAND`.
+pub const PROTOCOL: super::Protocol = super::Protocol {
+    name: "nboard",
+    summary: "external engine speaking the NBoard protocol",
+    keys: &["time", "depth", "book", "seed", "cmd"],
+    required: "cmd",
+};
+
+impl<G: Notation + 'static> super::EngineCodec<G> for NBoardCodec<G> {
+    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
+
+    fn client(self, to: super::Connection<'_>) -> Box<dyn Agent<G> + Send> {
+        Box::new(NBoardClient::new(to.cmd.unwrap_or(""), self))
+    }
+}
+
 /// The depth sent when the budget gives none.
 pub const DEFAULT_DEPTH: u32 = 8;
 /// How long the handshake may take.

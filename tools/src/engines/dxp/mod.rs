@@ -39,6 +39,24 @@ pub use protocol::{
 };
 pub use server::DxpServer;
 
+/// DamExchange as agent specs see it: `dxp:addr=HOST:PORT[,time=T,cmd=COMMAND]` (the time
+/// sets the game's clock; `cmd` only starts the engine).
+pub const PROTOCOL: super::Protocol = super::Protocol {
+    name: "dxp",
+    summary: "DamExchange engine listening on HOST:PORT (cmd: a command that starts it first; \
+              T sets the game's time)",
+    keys: &["time", "book", "addr", "seed", "cmd"],
+    required: "addr",
+};
+
+impl<G: ply::Game + 'static> super::EngineCodec<G> for DxpCodec<G> {
+    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
+
+    fn client(self, to: super::Connection<'_>) -> Box<dyn ply::search::Agent<G> + Send> {
+        Box::new(DxpClient::new(to.addr.unwrap_or(""), to.cmd, self))
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]

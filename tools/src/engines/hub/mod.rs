@@ -10,3 +10,19 @@ pub mod protocol;
 pub use client::HubClient;
 pub use engine::{serve, HubEngine};
 pub use protocol::{HubCodec, Level};
+
+/// The Hub protocol as agent specs see it: `hub:[time=T,depth=N,]cmd=COMMAND`.
+pub const PROTOCOL: super::Protocol = super::Protocol {
+    name: "hub",
+    summary: "external engine speaking the Hub protocol",
+    keys: &["time", "depth", "book", "seed", "cmd"],
+    required: "cmd",
+};
+
+impl<G: ply::Game + 'static> super::EngineCodec<G> for HubCodec<G> {
+    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
+
+    fn client(self, to: super::Connection<'_>) -> Box<dyn ply::search::Agent<G> + Send> {
+        Box::new(HubClient::new(to.cmd.unwrap_or(""), self))
+    }
+}
