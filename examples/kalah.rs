@@ -124,7 +124,7 @@ fn solve(cli: &SolveCli) -> Result<(), String> {
     if cli.table_seeds > 0 && !cli.bare {
         let began = Instant::now();
         let mut report = |k: u32, entries: u64| {
-            if k % 4 == 0 || k == cli.table_seeds {
+            if k.is_multiple_of(4) || k == cli.table_seeds {
                 let s = began.elapsed().as_secs_f64();
                 println!("seed table: {k:>3} seeds, {entries:>12} entries, {s:>8.2}s");
             }

@@ -17,7 +17,7 @@ fn positions(game: &Impasse) -> Vec<ImpasseState> {
     for _ in 0..8 {
         let mut s = game.initial_state();
         while game.outcome(&s).is_none() {
-            if s.ply() % 7 == 0 {
+            if s.ply().is_multiple_of(7) {
                 out.push(s);
             }
             game.generate_moves(&s, &mut moves);

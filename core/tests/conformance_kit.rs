@@ -416,7 +416,7 @@ impl Game for Pile {
     }
     fn evaluate(&self, s: &PileState, p: Player) -> i32 {
         // Multiples of 3 lose for the player to move.
-        let good_for_mover = if s.left % 3 == 0 { -1 } else { 1 };
+        let good_for_mover = if s.left.is_multiple_of(3) { -1 } else { 1 };
         if p.0 == s.to_move {
             good_for_mover
         } else {

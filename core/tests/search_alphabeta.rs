@@ -37,7 +37,7 @@ impl HashGame {
         mix64(s.acc ^ self.seed ^ u64::from(s.plies) << 56)
     }
     fn is_over(&self, s: &HashState) -> bool {
-        s.plies >= self.max_plies || (s.plies > 0 && self.h(s) % 11 == 0)
+        s.plies >= self.max_plies || (s.plies > 0 && self.h(s).is_multiple_of(11))
     }
 }
 

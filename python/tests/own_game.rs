@@ -57,7 +57,7 @@ impl Game for Nim {
     }
 
     fn evaluate(&self, state: &NimState, player: Player) -> i32 {
-        let good_for_mover = state.left % 4 != 0;
+        let good_for_mover = !state.left.is_multiple_of(4);
         if good_for_mover == (player.index() == state.to_move) {
             1
         } else {

@@ -1801,7 +1801,7 @@ mod tests {
             budget: &Budget,
         ) -> Result<SearchReport<u8>, SearchError> {
             let begun = std::time::Instant::now();
-            while !budget.stop_requested() && budget.time.map_or(true, |t| begun.elapsed() < t) {
+            while !budget.stop_requested() && budget.time.is_none_or(|t| begun.elapsed() < t) {
                 std::thread::sleep(Duration::from_millis(1));
             }
             let mut moves = MoveList::new();

@@ -23,5 +23,5 @@ pub fn parse_shard(text: &str) -> crate::error::ToolResult<(usize, usize)> {
 
 /// True if game `index` belongs to `shard` (every game does without one).
 pub fn in_shard(shard: Option<(usize, usize)>, index: u64) -> bool {
-    shard.map_or(true, |(k, n)| index % n as u64 == (k - 1) as u64)
+    shard.is_none_or(|(k, n)| index % n as u64 == (k - 1) as u64)
 }

@@ -176,9 +176,9 @@ fn main() -> ExitCode {
     };
     let depth = |d: i64| (d + delta).max(1) as u32;
     let mut summary = Vec::new();
-    let chosen = variants(ablate || only.is_some()).into_iter().filter(|(v, _)| {
-        only.as_ref().map_or(true, |x| v.starts_with(x.as_str()) || v == "default")
-    });
+    let chosen = variants(ablate || only.is_some())
+        .into_iter()
+        .filter(|(v, _)| only.as_ref().is_none_or(|x| v.starts_with(x.as_str()) || v == "default"));
     for (variant, mut o) in chosen {
         o.threads = threads;
         println!("\n{variant} ({threads} thread{})", if threads == 1 { "" } else { "s" });

@@ -107,7 +107,7 @@ impl CoinRow {
     fn next_player(&self, player: u8, coin: u8, taken: u8) -> u8 {
         match self.turns {
             TurnOrder::Alternate => player ^ 1,
-            TurnOrder::EvenAgain if coin % 2 == 0 => player,
+            TurnOrder::EvenAgain if coin.is_multiple_of(2) => player,
             TurnOrder::EvenAgain => player ^ 1,
             TurnOrder::ThueMorse => (taken.count_ones() & 1) as u8,
         }
@@ -275,7 +275,7 @@ impl EndgameIndex for CoinRow {
 
     fn locate(&self, s: &CoinRowState) -> Option<(u8, u64)> {
         let left = s.hi - s.lo;
-        let lower = u8::from(left % 2 == 1 && s.lo % 2 == 0);
+        let lower = u8::from(left % 2 == 1 && s.lo.is_multiple_of(2));
         let (n, total) = (u64::from(self.len) + 1, u64::from(self.taken(0, 0)) + 1);
         let index = ((u64::from(lower) * n + u64::from(s.lo)) * total + u64::from(s.scores[0])) * 2
             + u64::from(s.to_move);
@@ -291,7 +291,7 @@ impl EndgameIndex for CoinRow {
         let lo = (rest % n) as u8;
         let lower = rest / n == 1;
         let left = slice + u8::from(lower);
-        if lower != (left % 2 == 1 && lo % 2 == 0) {
+        if lower != (left % 2 == 1 && lo.is_multiple_of(2)) {
             return None; // the other slice holds this position
         }
         let hi = lo.checked_add(left)?;

@@ -8,6 +8,11 @@
 //! | [`mcts`] | UCT with N-player rewards, rollouts with an optional evaluation cut-off, MCTS-Solver, tree reuse, root parallelism |
 //! | [`baseline`] | uniformly random and greedy (best one-ply evaluation) |
 //!
+//! Below them, one floor down: [`info`] (what the alpha-beta family reports after each
+//! iteration), `common` (what the alpha-beta family shares: budget checks, move ordering,
+//! repetition detection along the path, Lazy SMP, score conversion), [`tt`] (the
+//! transposition table) and the time and progress helpers.
+//!
 //! Every search takes a [`Budget`] (depth, nodes, time, iterations, a clock, a deadline, an
 //! external stop flag: any combination, whichever is reached first) and returns a
 //! [`SearchReport`].
@@ -19,7 +24,7 @@
 //! type checks: the alpha-beta agents are not generic over the game (one `AlphaBeta` value
 //! searches any game; its transposition table stores scores independently of their type) and
 //! pass their iteration reports, with the principal variation as `&[G::Move]`, to an
-//! [`alphabeta::InfoSink`] type parameter; [`mcts::Mcts`] is generic over the game `G`, whose
+//! [`info::InfoSink`] type parameter; [`mcts::Mcts`] is generic over the game `G`, whose
 //! tree it keeps between moves. Type inference fills in `G` and the move type from the game
 //! the agent plays.
 //!
@@ -37,6 +42,8 @@
 
 pub mod alphabeta;
 pub mod baseline;
+pub(crate) mod common;
+pub mod info;
 pub mod mcts;
 pub mod multiplayer;
 mod progress;

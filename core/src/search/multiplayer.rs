@@ -59,11 +59,11 @@ use smallvec::SmallVec;
 
 use crate::eval::{Evaluator, GameEval};
 use crate::game::{Game, Outcome, Player, Score};
-use crate::search::alphabeta::common::{
+use crate::search::common::{
     helper_skips, inf, lazy_smp, terminal_score, value_of, Frame, Limits, MoveOrdering,
     Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
-use crate::search::alphabeta::{InfoCallback, InfoSink, IterationInfo, NoInfo, Publishing};
+use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, Publishing};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 

@@ -171,7 +171,7 @@ impl<B: Bits> Geometry<B> {
         let squares = size * half;
         let rc = |i: usize| -> (i64, i64) {
             let r = i / half;
-            let c = 2 * (i % half) + if r % 2 == 0 { 1 } else { 0 };
+            let c = 2 * (i % half) + if r.is_multiple_of(2) { 1 } else { 0 };
             (r as i64, c as i64)
         };
         let index = |r: i64, c: i64| -> u8 {
@@ -265,7 +265,7 @@ impl<B: Bits> Geometry<B> {
     #[cfg(test)]
     pub fn coords(&self, sq: usize) -> (usize, usize) {
         let r = sq / self.half;
-        (r, 2 * (sq % self.half) + usize::from(r % 2 == 0))
+        (r, 2 * (sq % self.half) + usize::from(r.is_multiple_of(2)))
     }
 
     /// The square at `(row, column)`, if it is a dark square of the board.

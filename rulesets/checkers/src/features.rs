@@ -130,7 +130,7 @@ fn table_index<B>(g: &Geometry<B>, rel: usize) -> usize {
     }
     let half = g.size / 2;
     let row = rel / half;
-    let col = 2 * (rel % half) + usize::from(row % 2 == 0);
+    let col = 2 * (rel % half) + usize::from(row.is_multiple_of(2));
     bin(row, g.size) * 4 + bin(col, g.size) / 2
 }
 

@@ -230,7 +230,7 @@ impl PlayServer {
             Err(e) => return Err(e.to_string()),
         };
         let fresh = request.new_game == Some(true)
-            || self.session.as_ref().map_or(true, |s| s.game.size() != game.size());
+            || self.session.as_ref().is_none_or(|s| s.game.size() != game.size());
         if fresh {
             let engine = (self.build)(&game)?;
             self.session = Some(Session { game, engine, after: None, history: Vec::new() });

@@ -353,7 +353,7 @@ impl EnglishCheckers {
     /// # Errors
     /// [`Error::Size`] for any other size.
     pub fn new(size: usize, rules: Rules) -> Result<EnglishCheckers, Error> {
-        if !(4..=16).contains(&size) || size % 2 != 0 {
+        if !(4..=16).contains(&size) || !size.is_multiple_of(2) {
             return Err(Error::Size(size));
         }
         let geo =
@@ -419,7 +419,7 @@ impl EnglishCheckers {
     pub fn coords(&self, sq: usize) -> (usize, usize) {
         let half = self.size / 2;
         let r = sq / half;
-        (r, 2 * (sq % half) + usize::from(r % 2 == 0))
+        (r, 2 * (sq % half) + usize::from(r.is_multiple_of(2)))
     }
 
     /// The dark square at `(row, column)`, if there is one.

@@ -345,7 +345,7 @@ pub fn play_budget<S: AsRef<str>>(
             .find(|m| m.light == light && m.mv == report.best_move)
             .map(|m| m.path.clone())
             .ok_or_else(|| Error::Search("the engine chose no listed move".into()))?;
-        if best.as_ref().map_or(true, |(g, _)| gain > *g) {
+        if best.as_ref().is_none_or(|(g, _)| gain > *g) {
             best = Some((gain, path));
         }
     }

@@ -129,7 +129,7 @@ impl EndgameIndex for InternationalDraughts {
 
     fn position_of(&self, slice: Material, index: u64) -> Option<DraughtsState> {
         let f = InternationalDraughts::factors(slice);
-        let white_to_move = index % 2 == 0;
+        let white_to_move = index.is_multiple_of(2);
         let mut rest = index / 2;
         let bkr = rest % f[3];
         rest /= f[3];

@@ -184,7 +184,7 @@ impl FromStr for MoveText {
     /// Reads 2, 4 or 6 characters: one to three squares `a1`..`h8`, with nothing around them.
     fn from_str(s: &str) -> Result<MoveText, Error> {
         let err = || Error::MoveSyntax(s.to_string());
-        if !s.is_ascii() || s.is_empty() || s.len() % 2 != 0 || s.len() > 6 {
+        if !s.is_ascii() || s.is_empty() || !s.len().is_multiple_of(2) || s.len() > 6 {
             return Err(err());
         }
         let a1 = Square::from_index(0).expect("a1 exists");

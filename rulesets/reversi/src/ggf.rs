@@ -41,7 +41,7 @@ use crate::{square_name, Reversi, ReversiMove, ReversiState};
 /// True if GGF describes games of these rules: 2 players on an even board (Othello's
 /// centred start; GGF names the board by its side, `TY[8]`, `TY[10]`).
 pub fn describes(game: &Reversi) -> bool {
-    game.players() == 2 && game.size() % 2 == 0
+    game.players() == 2 && game.size().is_multiple_of(2)
 }
 
 /// Why [`write`] or [`read`] cannot take a game of these rules, if they cannot.

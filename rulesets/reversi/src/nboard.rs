@@ -822,7 +822,7 @@ mod tests {
     #[test]
     fn lines_that_are_not_text_or_too_long_get_a_status_and_the_session_goes_on() {
         let mut input = b"ping 1\n\xff\xfe\n".to_vec();
-        input.extend(std::iter::repeat(b'x').take(MAX_LINE + 10));
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
         input.extend_from_slice(b"\nping 2\n");
         let mut out = Vec::new();
         let engine = First::new(Arc::default(), false).engine();

@@ -907,7 +907,7 @@ fn column_headers(out: &mut String, top: f64, name: &str, cols: &[(f64, &str, &s
 
 /// A light background under every other table row.
 fn stripe(out: &mut String, y: f64, h: f64, i: usize) {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         let _ = writeln!(
             out,
             r##"<rect x="{:.1}" y="{y:.1}" width="{:.1}" height="{h:.1}" fill="#f5f6f8"/>"##,

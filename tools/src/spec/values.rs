@@ -49,11 +49,11 @@ pub fn format_duration(d: Duration) -> String {
     let nanos = d.as_nanos();
     if nanos == 0 {
         "0ms".to_string()
-    } else if nanos % 1_000_000_000 == 0 {
+    } else if nanos.is_multiple_of(1_000_000_000) {
         format!("{}s", nanos / 1_000_000_000)
-    } else if nanos % 1_000_000 == 0 {
+    } else if nanos.is_multiple_of(1_000_000) {
         format!("{}ms", nanos / 1_000_000)
-    } else if nanos % 1_000 == 0 {
+    } else if nanos.is_multiple_of(1_000) {
         format!("{}us", nanos / 1_000)
     } else {
         format!("{nanos}ns")

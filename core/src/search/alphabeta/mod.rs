@@ -69,12 +69,9 @@
 //! assert!(matches!(report.value, Value::Win(_)));
 //! ```
 
-pub(crate) mod common;
-
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use num_traits::Zero;
 
@@ -83,10 +80,12 @@ use crate::game::{Game, MoveList, Outcome, Player, Score, SolverBudget};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
-use common::{
+use crate::search::common::{
     helper_skips, inf, lazy_smp, solved_score, terminal_score, value_of, window, Frame, Limits,
     MoveOrdering, Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
+use crate::search::info::Publishing;
+pub use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, SameType};
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
 ///
@@ -250,122 +249,6 @@ pub const PROBCUT_DEPTH: u32 = 5;
 
 /// How many plies shallower ProbCut's search is than the node's.
 pub const PROBCUT_REDUCTION: u32 = 3;
-
-/// What one completed iteration of iterative deepening found, passed to the [`InfoSink`] of
-/// [`AlphaBeta::with_info`] (and of the multiplayer search). `M` is the game's move type.
-#[derive(Debug)]
-pub struct IterationInfo<'a, M> {
-    /// The depth of this iteration.
-    pub depth: u32,
-    /// The deepest ply reached so far, quiescence included.
-    pub seldepth: u32,
-    /// The root value.
-    pub value: Value,
-    /// Nodes searched so far in this search.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// The principal variation, the best root move first.
-    pub pv: &'a [M],
-}
-
-impl<'a, M> IterationInfo<'a, M> {
-    pub(crate) fn new(
-        depth: u32,
-        seldepth: u32,
-        value: Value,
-        nodes: u64,
-        elapsed: Duration,
-        pv: &'a [M],
-    ) -> Self {
-        IterationInfo { depth, seldepth, value, nodes, elapsed, pv }
-    }
-
-    /// The principal variation, as the [`IterationInfo::pv`](#structfield.pv) field has it:
-    /// the form callers used when the move type was checked at run time. `T` must be the
-    /// move type `M` (checked at compile time), so the answer is always `Some`.
-    pub fn pv<T>(&self) -> Option<&'a [T]>
-    where
-        M: SameType<T>,
-    {
-        Some(M::same(self.pv))
-    }
-
-    /// Nodes per second so far.
-    pub fn nps(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 {
-            self.nodes as f64 / s
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Implemented by every type for itself only: the bound `M: SameType<T>` says that `T` is `M`
-/// (see [`IterationInfo::pv()`]).
-pub trait SameType<T> {
-    /// `slice` as a slice of `T` (it already is one).
-    fn same(slice: &[Self]) -> &[T]
-    where
-        Self: Sized;
-}
-
-impl<T> SameType<T> for T {
-    #[inline]
-    fn same(slice: &[T]) -> &[T] {
-        slice
-    }
-}
-
-/// A callback run after every completed iteration, for games with move type `M`.
-pub type InfoCallback<M> = Box<dyn FnMut(&IterationInfo<'_, M>) + Send>;
-
-/// Where a search sends the [`IterationInfo`] of every completed iteration (once per
-/// iteration, never per node): [`NoInfo`] (the default) drops it, an [`InfoCallback`] calls
-/// its closure, and any type of the caller's may implement it.
-pub trait InfoSink<M> {
-    /// Takes the information of one completed iteration.
-    fn iteration(&mut self, info: &IterationInfo<'_, M>);
-}
-
-/// The [`InfoSink`] that ignores every iteration: the default of every search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NoInfo;
-
-impl<M> InfoSink<M> for NoInfo {
-    #[inline]
-    fn iteration(&mut self, _info: &IterationInfo<'_, M>) {}
-}
-
-impl<M> InfoSink<M> for InfoCallback<M> {
-    fn iteration(&mut self, info: &IterationInfo<'_, M>) {
-        self(info)
-    }
-}
-
-/// The sink of a search's main thread: the agent's own sink, then the budget's
-/// [`Progress`](crate::search::Progress) if it has one.
-pub(crate) struct Publishing<'a, I> {
-    pub(crate) sink: &'a mut I,
-    pub(crate) progress: Option<&'a crate::search::Progress>,
-}
-
-impl<M: Clone + Send + 'static, I: InfoSink<M>> InfoSink<M> for Publishing<'_, I> {
-    fn iteration(&mut self, info: &IterationInfo<'_, M>) {
-        self.sink.iteration(info);
-        if let Some(progress) = self.progress {
-            progress.publish(crate::search::ProgressInfo {
-                depth: info.depth,
-                seldepth: info.seldepth,
-                value: Some(info.value),
-                nodes: info.nodes,
-                elapsed: info.elapsed,
-                pv: info.pv.to_vec(),
-            });
-        }
-    }
-}
 
 /// The two-player alpha-beta agent; see the [module docs](self).
 ///

@@ -390,7 +390,7 @@ fn pick(stats: impl Iterator<Item = (u64, f64, Proof)> + Clone) -> Option<usize>
         if matches!(proof, Proof::Loss(_)) {
             continue;
         }
-        if best.map_or(true, |(_, v, m)| visits > v || (visits == v && mean > m)) {
+        if best.is_none_or(|(_, v, m)| visits > v || (visits == v && mean > m)) {
             best = Some((i, visits, mean));
         }
     }

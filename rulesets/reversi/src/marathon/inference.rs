@@ -626,7 +626,7 @@ fn best_region(
                 } else {
                     f64::NAN
                 };
-                if t.is_nan() || found.map_or(true, |f| t.abs() < f.abs()) {
+                if t.is_nan() || found.is_none_or(|f| t.abs() < f.abs()) {
                     found = Some(t);
                 }
             }

@@ -376,7 +376,7 @@ impl Contestant for ModellingContestant {
             game.apply(&mut child, ReversiMove::Place(sq as u8));
             let depth = self.config.depth.saturating_sub(1);
             let v = self.value(&game, &model, child, depth, rollout);
-            if best.map_or(true, |(b, _)| v > b) {
+            if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, sq));
             }
         });

@@ -187,7 +187,7 @@ pub fn plan_with_values(
             };
             exact &= v.1;
             values.push((sq, v.0));
-            if best.map_or(true, |(b, _)| v.0 > b) {
+            if best.is_none_or(|(b, _)| v.0 > b) {
                 best = Some((v.0, sq));
             }
         });
