@@ -8,7 +8,8 @@
 //!   aspiration windows, quiescence), multiplayer search (paranoid, max^n, best-reply), MCTS
 //!   (UCT, N-player rewards, solver, tree reuse, root parallelism) and random/greedy
 //!   baselines, all behind one [`search::Agent`] interface.
-//! - [`perft()`] and [`divide`]: count move-tree leaves to verify a move generator.
+//! - [`perft()`] and [`divide`]: count move-tree leaves to verify a move generator;
+//!   [`perft`](mod@perft) reads reference tables of leaf counts and checks a game against them.
 //! - `testing` (feature `testing`): a conformance kit that checks any `Game` implementation
 //!   on seeded random games.
 //! - [`arena`]: tournaments between agents on any game, with Elo and SPRT statistics.
@@ -48,7 +49,7 @@ mod game;
 pub mod games;
 pub mod lines;
 pub mod pack;
-mod perft;
+pub mod perft;
 pub mod picture;
 pub mod record;
 pub mod search;

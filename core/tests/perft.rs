@@ -1,6 +1,6 @@
 //! Perft and divide on the bundled games against published figures.
 //!
-//! The tables and where they were published are in the repository:
+//! The perft tables are `data/*.perft`; where they were published is in the repository:
 //! `docs/references/tic-tac-toe.md` (games ending on each ply, after Henry Bottomley; 255,168
 //! games in all, OEIS A061526; the perft table follows from them) and
 //! `docs/references/connect-four.md` (distinct 7x6 positions after n plies, OEIS A212693; the
@@ -11,19 +11,28 @@
 use std::collections::HashSet;
 
 use ply::games::{ConnectFour, TicTacToe, TicTacToeState};
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{divide, perft, Game, MoveList, Outcome, PerftMode};
 
-const TICTACTOE: [u64; 10] = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
-const CONNECT_FOUR: [u64; 9] = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
+fn tictactoe() -> PerftTable {
+    include_str!("data/tictactoe.perft").parse().unwrap()
+}
 
-/// `docs/references/tic-tac-toe.md`: the perft table.
+fn connect_four() -> PerftTable {
+    include_str!("data/connect-four.perft").parse().unwrap()
+}
+
+/// The leaves of the table's start position at `depth`.
+fn start_leaves(table: &PerftTable, depth: u32) -> u64 {
+    table.cases[0].leaves(depth).unwrap()
+}
+
+/// `docs/references/tic-tac-toe.md`: the perft table (`data/tictactoe.perft`).
 #[test]
 fn tictactoe_perft_matches_the_published_table() {
     let game = TicTacToe;
-    let start = game.initial_state();
-    for (depth, &expected) in TICTACTOE.iter().enumerate() {
-        assert_eq!(perft(&game, &start, depth as u32, PerftMode::Bulk), expected, "depth {depth}");
-    }
+    let count = |s: &_, depth| perft(&game, s, depth, PerftMode::Bulk);
+    assert_eq!(tictactoe().check(&game, PerftLimit::Depth(9), count), Ok(10));
 }
 
 /// Counts every finished game: the sum over depths of the leaves that are terminal.
@@ -83,14 +92,12 @@ fn tictactoe_games_end_on_the_published_plies() {
 
 /// `docs/references/connect-four.md`: the perft table, depths 1-8 (Regular Boardgames
 /// validation tests; depths 1-7 also follow from the rules: 7^n, and 7^7 - 7 once a column
-/// can be full).
+/// can be full), in `data/connect-four.perft`.
 #[test]
 fn connect_four_perft_matches_the_table() {
     let game = ConnectFour::standard();
-    let start = game.initial_state();
-    for (depth, &expected) in CONNECT_FOUR.iter().enumerate() {
-        assert_eq!(perft(&game, &start, depth as u32, PerftMode::Bulk), expected, "depth {depth}");
-    }
+    let count = |s: &_, depth| perft(&game, s, depth, PerftMode::Bulk);
+    assert_eq!(connect_four().check(&game, PerftLimit::Depth(8), count), Ok(9));
 }
 
 /// `docs/references/connect-four.md`: distinct positions after n plies on 7x6, OEIS A212693
@@ -146,11 +153,11 @@ fn divide_sums_to_perft_and_lists_every_first_move() {
     assert_eq!(split.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(), (0..7).collect::<Vec<u8>>());
     // No win is possible within five plies, so every first move has 7^4 leaves below it.
     assert!(split.iter().all(|&(_, n)| n == 2401));
-    assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), CONNECT_FOUR[5]);
+    assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), start_leaves(&connect_four(), 5));
 
     let split = divide(&TicTacToe, &TicTacToe.initial_state(), 6, PerftMode::MakeAll);
     assert_eq!(split.len(), 9);
-    assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), TICTACTOE[6]);
+    assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), start_leaves(&tictactoe(), 6));
     // The board's symmetry: the four corners agree, and so do the four edges.
     let leaves: Vec<u64> = split.iter().map(|&(_, n)| n).collect();
     assert!([0, 2, 6, 8].iter().all(|&sq| leaves[sq] == leaves[0]), "{leaves:?}");

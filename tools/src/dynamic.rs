@@ -221,7 +221,7 @@ pub trait DynGame: Send + Sync {
         seed: u64,
         stop: &Arc<AtomicBool>,
     ) -> Result<SearchResult>;
-    /// The number of leaves `depth` plies below `state` ([`ply::perft`], bulk counting).
+    /// The number of leaves `depth` plies below `state` ([`ply::perft()`], bulk counting).
     ///
     /// # Errors
     /// A state of another game.

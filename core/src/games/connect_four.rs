@@ -283,6 +283,7 @@ impl Notation for ConnectFour {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perft::{PerftLimit, PerftTable};
     use crate::{perft, PerftMode};
 
     fn play(game: &ConnectFour, columns: &str) -> ConnectFourState {
@@ -296,13 +297,14 @@ mod tests {
 
     #[test]
     fn perft_matches_known_counts() {
-        // Published 7x6 figures (OEIS A212693): 7, 49, 343, 2401, 16807, 117649, 823536, ...
+        // The published 7x6 table (`docs/references/connect-four.md`), to depth 6.
+        let table: PerftTable =
+            include_str!("../../tests/data/connect-four.perft").parse().unwrap();
         let game = ConnectFour::standard();
-        let start = game.initial_state();
-        for (depth, n) in [7, 49, 343, 2401, 16807, 117649].into_iter().enumerate() {
-            assert_eq!(perft(&game, &start, depth as u32 + 1, PerftMode::Bulk), n);
-        }
-        assert_eq!(perft(&game, &start, 4, PerftMode::MakeAll), 2401);
+        let bulk = |s: &_, d| perft(&game, s, d, PerftMode::Bulk);
+        assert_eq!(table.check(&game, PerftLimit::Depth(6), bulk), Ok(7));
+        let make_all = |s: &_, d| perft(&game, s, d, PerftMode::MakeAll);
+        assert_eq!(table.check(&game, PerftLimit::Depth(4), make_all), Ok(5));
     }
 
     #[test]

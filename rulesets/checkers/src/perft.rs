@@ -1,7 +1,7 @@
 //! A specialised perft: children are built straight from the bitboards (no move list, no
 //! `Move` values, no hash), and the last ply is counted without being played.
 //!
-//! It counts the same tree as [`ply::perft`] (the tests check this on every board size), so
+//! It counts the same tree as [`ply::perft()`] (the tests check this on every board size), so
 //! the difference between the two is the cost of the generic [`ply::Game`] path.
 
 use ply::PerftMode;
@@ -13,7 +13,7 @@ use crate::rules::{with_geo, CheckersState, EnglishCheckers, Rules};
 /// The number of leaves `depth` plies below `state`, by bulk counting.
 ///
 /// On 8x8 the bitboards are `u32`s. When the draw-by-quiet-moves rule could end a line inside
-/// the tree, this falls back to the generic [`ply::perft`] so the count stays exact.
+/// the tree, this falls back to the generic [`ply::perft()`] so the count stays exact.
 ///
 /// ```
 /// use ply::Game;

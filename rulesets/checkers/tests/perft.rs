@@ -5,25 +5,20 @@
 //! table was published by Aart Bik (2009); the Deepomatic-rules table has no publication and
 //! is this crate's own regression figure. Machine-readable copies: `tests/data/*.perft`.
 
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{perft, Game, Notation, PerftMode};
 use ply_checkers::perft::perft_fast;
 use ply_checkers::{EnglishCheckers, Rules};
 
 /// Entries above this many leaves run only in release builds (the perft example or bench).
-const LEAF_BUDGET: u64 = 20_000_000;
+const LEAF_BUDGET: PerftLimit = PerftLimit::Leaves(20_000_000);
 
-fn table() -> Vec<(u32, u64)> {
-    parse(include_str!("data/standard.perft"))
+fn standard() -> PerftTable {
+    include_str!("data/standard.perft").parse().unwrap()
 }
 
-fn parse(text: &str) -> Vec<(u32, u64)> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut f = l.split_whitespace().map(|x| x.parse::<u64>().unwrap());
-            (f.next().unwrap() as u32, f.next().unwrap())
-        })
-        .collect()
+fn deepomatic() -> PerftTable {
+    include_str!("data/deepomatic.perft").parse().unwrap()
 }
 
 /// `docs/references/english-checkers.md`: Aart Bik's Standard-rules table (2009), every
@@ -31,15 +26,7 @@ fn parse(text: &str) -> Vec<(u32, u64)> {
 #[test]
 fn standard_perft_matches_published_table() {
     let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
-    let start = game.initial_state();
-    let mut checked = 0;
-    for (depth, leaves) in table() {
-        if leaves > LEAF_BUDGET {
-            continue;
-        }
-        assert_eq!(perft_fast(&game, &start, depth), leaves, "perft({depth})");
-        checked += 1;
-    }
+    let checked = standard().check(&game, LEAF_BUDGET, |s, d| perft_fast(&game, s, d)).unwrap();
     assert!(checked >= 8);
 }
 
@@ -48,10 +35,8 @@ fn standard_perft_matches_published_table() {
 #[test]
 fn generic_make_all_path_matches_table() {
     let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
-    let start = game.initial_state();
-    for (depth, leaves) in table().into_iter().take(6) {
-        assert_eq!(perft(&game, &start, depth, PerftMode::MakeAll), leaves, "perft({depth})");
-    }
+    let count = |s: &_, d| perft(&game, s, d, PerftMode::MakeAll);
+    assert_eq!(standard().check(&game, PerftLimit::Depth(6), count), Ok(6));
 }
 
 /// `docs/references/english-checkers.md`: the Deepomatic-rules figures are not published; they
@@ -60,17 +45,14 @@ fn generic_make_all_path_matches_table() {
 #[test]
 fn deepomatic_perft_matches_its_regression_table() {
     let game = EnglishCheckers::new(8, Rules::Deepomatic).unwrap();
-    let start = game.initial_state();
-    let deep = parse(include_str!("data/deepomatic.perft"));
-    let standard = table();
-    let mut first_difference = None;
-    for &(depth, leaves) in deep.iter().filter(|(_, n)| *n <= LEAF_BUDGET) {
-        assert_eq!(perft_fast(&game, &start, depth), leaves, "perft({depth})");
-        let std_leaves = standard.iter().find(|(d, _)| *d == depth).unwrap().1;
-        if leaves != std_leaves && first_difference.is_none() {
-            first_difference = Some(depth);
-        }
-    }
+    let deep = deepomatic();
+    let checked = deep.check(&game, LEAF_BUDGET, |s, d| perft_fast(&game, s, d)).unwrap();
+    assert!(checked >= 8);
+    let standard = standard();
+    let first_difference = deep.cases[0]
+        .within(LEAF_BUDGET)
+        .find(|&(depth, leaves)| standard.cases[0].leaves(depth) != Some(leaves))
+        .map(|(depth, _)| depth);
     // Below depth 9 no man can be crowned in the middle of a capture that goes on.
     assert_eq!(first_difference, Some(9));
 }

@@ -3,21 +3,21 @@
 //!
 //! The table and its source: `docs/references/international-draughts.md`.
 
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{perft, Game, PerftMode};
 use ply_draughts::{perft_fast, InternationalDraughts};
 
 /// Depth and leaves, Aart Bik's table as recorded in `docs/references/international-draughts.md`.
 /// Depths 8-10 run in release (the ignored test below, or the crate's `perft` example).
-const START: [(u32, u64); 7] =
-    [(1, 9), (2, 81), (3, 658), (4, 4_265), (5, 27_117), (6, 167_140), (7, 1_049_442)];
+fn start() -> PerftTable {
+    include_str!("data/start.perft").parse().unwrap()
+}
 
 /// `docs/references/international-draughts.md`: depths 1-7 of Aart Bik's table.
 #[test]
 fn perft_fast_matches_published_table() {
-    let start = InternationalDraughts::new().initial_state();
-    for (depth, leaves) in START {
-        assert_eq!(perft_fast(&start, depth), leaves, "depth {depth}");
-    }
+    let game = InternationalDraughts::new();
+    assert_eq!(start().check(&game, PerftLimit::Depth(7), perft_fast), Ok(7));
 }
 
 /// Depths 8-10 of the published table (`docs/references/international-draughts.md`); slow in
@@ -26,10 +26,8 @@ fn perft_fast_matches_published_table() {
 #[test]
 #[ignore = "deep perft: run in release"]
 fn perft_fast_matches_published_table_deep() {
-    let start = InternationalDraughts::new().initial_state();
-    for (depth, leaves) in [(8, 6_483_961), (9, 41_022_423), (10, 258_895_763)] {
-        assert_eq!(perft_fast(&start, depth), leaves, "depth {depth}");
-    }
+    let game = InternationalDraughts::new();
+    assert_eq!(start().check(&game, PerftLimit::Depth(10), perft_fast), Ok(10));
 }
 
 /// `docs/references/international-draughts.md`: depths 1-6 of Aart Bik's table through the
@@ -37,13 +35,11 @@ fn perft_fast_matches_published_table_deep() {
 #[test]
 fn generic_perft_matches_published_table() {
     let game = InternationalDraughts::new();
-    let start = game.initial_state();
-    for (depth, leaves) in START.iter().copied().filter(|&(d, _)| d <= 6) {
-        assert_eq!(perft(&game, &start, depth, PerftMode::Bulk), leaves, "depth {depth}");
-    }
-    for (depth, leaves) in START.iter().copied().filter(|&(d, _)| d <= 4) {
-        assert_eq!(perft(&game, &start, depth, PerftMode::MakeAll), leaves, "depth {depth}");
-    }
+    let table = start();
+    let bulk = |s: &_, d| perft(&game, s, d, PerftMode::Bulk);
+    assert_eq!(table.check(&game, PerftLimit::Depth(6), bulk), Ok(6));
+    let make_all = |s: &_, d| perft(&game, s, d, PerftMode::MakeAll);
+    assert_eq!(table.check(&game, PerftLimit::Depth(4), make_all), Ok(4));
 }
 
 /// Positions mid-game and with kings; each must count the same as its colour-flipped twin.

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{perft, Game, MoveList, PerftMode};
 use ply_draughts::{perft_fast, DraughtsState, InternationalDraughts, Piece};
 
@@ -195,13 +196,15 @@ fn king_positions_agree_with_the_reference() {
     }
 }
 
-/// The reference itself is checked against Aart Bik's published perft(4) from the start,
-/// 4,265 (`docs/references/international-draughts.md`).
+/// The reference itself is checked against Aart Bik's published perft from the start to
+/// depth 4, 4,265 (`data/start.perft`, `docs/references/international-draughts.md`).
 #[test]
 fn start_position_agrees_with_the_reference() {
     let game = InternationalDraughts::new();
+    let table: PerftTable = include_str!("data/start.perft").parse().unwrap();
+    let reference = |s: &_, d| RefBoard::from_state(s).perft(d);
+    assert_eq!(table.check(&game, PerftLimit::Depth(4), reference), Ok(4));
     let start = game.initial_state();
-    assert_eq!(RefBoard::from_state(&start).perft(4), 4_265);
     assert_eq!(RefBoard::from_state(&start).perft(4), perft_fast(&start, 4));
 }
 

@@ -4,6 +4,7 @@
 mod common;
 
 use common::Board;
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{divide, perft, Game, MoveList, Notation, PerftMode};
 use ply_kalah::{Capture, Kalah};
 use rand::{Rng, SeedableRng};
@@ -33,22 +34,23 @@ fn perft_agrees_with_the_reference_rules() {
     }
 }
 
+/// `data/standard.perft`: Kalah(6,4) with the empty-capture rule, from the reference rules
+/// (they agree on every size above); a change of these numbers is a change of the rules.
 #[test]
 fn standard_start_perft_is_fixed() {
-    // Kalah(6,4) with the empty-capture rule, from the reference rules (they agree on every
-    // size above); a change of these numbers is a change of the rules.
     let game = Kalah::standard();
-    let start = game.initial_state();
-    let counts: Vec<u64> = (1..=6).map(|d| perft(&game, &start, d, PerftMode::Bulk)).collect();
+    let table: PerftTable = include_str!("data/standard.perft").parse().unwrap();
+    let bulk = |s: &_, d| perft(&game, s, d, PerftMode::Bulk);
+    assert_eq!(table.check(&game, PerftLimit::Depth(6), bulk), Ok(6));
     let board = Board::new(6, 4, Capture::Empty);
-    let reference: Vec<u64> = (1..=6).map(|d| board.perft(d)).collect();
-    assert_eq!(counts, reference);
+    assert_eq!(table.check(&game, PerftLimit::Depth(6), |_, d| board.perft(d)), Ok(6));
     // House 3 earns a second move, so depth 2 has 5 more leaves than 6 x 6 ... and fewer
     // where a house is empty: the first ply is simply the six houses.
-    assert_eq!(counts[0], 6);
-    let split = divide(&game, &start, 3, PerftMode::Bulk);
+    let counts = &table.cases[0];
+    assert_eq!(counts.leaves(1), Some(6));
+    let split = divide(&game, &game.initial_state(), 3, PerftMode::Bulk);
     assert_eq!(split.len(), 6);
-    assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), counts[2]);
+    assert_eq!(Some(split.iter().map(|&(_, n)| n).sum::<u64>()), counts.leaves(3));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The fast path of Othello perft, a speed baseline beside [`ply::perft`] (the reference
+//! The fast path of Othello perft, a speed baseline beside [`ply::perft()`] (the reference
 //! count, which Reversi's `Game::perft_counts_finished_games` makes count like the published
 //! tables): for Othello (2 players, 8x8) it runs on the bare bitboards with bulk counting at
 //! the last ply; other boards go through [`Game`]. Both count a game over before the last ply

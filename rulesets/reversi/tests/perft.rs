@@ -3,39 +3,28 @@
 //!
 //! The table and its source: `docs/references/othello.md`.
 
+use ply::perft::{PerftLimit, PerftTable};
 use ply::{perft, Game, MoveList, Notation, PerftMode};
 use ply_reversi::Reversi;
 
 /// Othello perft from the start, a forced pass counted as a move (Aart Bik, 2009), depths
 /// 1..12, as recorded in `docs/references/othello.md`.
-const OTHELLO: [u64; 12] = [
-    4,
-    12,
-    56,
-    244,
-    1_396,
-    8_200,
-    55_092,
-    390_216,
-    3_005_288,
-    24_571_284,
-    212_258_800,
-    1_939_886_636,
-];
+fn othello() -> PerftTable {
+    include_str!("data/othello.perft").parse().unwrap()
+}
 
 /// Deepest depth run in debug tests; deeper ones belong to `cargo test --release -- --ignored`.
-const DEBUG_DEPTH: usize = 7;
+const DEBUG_DEPTH: u32 = 7;
 
 /// `docs/references/othello.md`: depths 1-7 of Aart Bik's table.
 #[test]
 fn othello_perft_matches_published_table() {
     let game = Reversi::new(8, 2).unwrap();
-    let start = game.initial_state();
-    for (i, &expected) in OTHELLO.iter().enumerate().take(DEBUG_DEPTH) {
-        let depth = i as u32 + 1;
-        assert_eq!(perft(&game, &start, depth, PerftMode::Bulk), expected, "depth {depth}");
-    }
-    assert_eq!(perft(&game, &start, 5, PerftMode::MakeAll), OTHELLO[4]);
+    let table = othello();
+    let bulk = |s: &_, d| perft(&game, s, d, PerftMode::Bulk);
+    assert_eq!(table.check(&game, PerftLimit::Depth(DEBUG_DEPTH), bulk), Ok(7));
+    let make_all = |s: &_, d| perft(&game, s, d, PerftMode::MakeAll);
+    assert_eq!(table.check(&game, PerftLimit::Depth(5), make_all), Ok(5));
 }
 
 /// The published table counts a game that is over before the last ply as one leaf, and so
@@ -54,14 +43,8 @@ fn a_finished_game_is_one_leaf() {
 #[ignore = "deep perft: run with --release -- --ignored"]
 fn othello_perft_deep() {
     let game = Reversi::new(8, 2).unwrap();
-    let start = game.initial_state();
-    for depth in 8..=11u32 {
-        assert_eq!(
-            perft(&game, &start, depth, PerftMode::Bulk),
-            OTHELLO[depth as usize - 1],
-            "depth {depth}"
-        );
-    }
+    let bulk = |s: &_, d| perft(&game, s, d, PerftMode::Bulk);
+    assert_eq!(othello().check(&game, PerftLimit::Depth(11), bulk), Ok(11));
 }
 
 /// The rows of a position turned by a quarter turn clockwise.

@@ -171,8 +171,8 @@ pub fn book_main(registry: &Registry) -> ExitCode {
     on_game(registry, &cli.game, |game| game.book(&cli.options, &cli.command))
 }
 
-/// The `perft` program: `perft GAME DEPTH [--position P] [--divide] [--mode bulk|make]
-/// [game options]` for any game of `registry`.
+/// The `perft` program: `perft GAME DEPTH [--position P] [--divide] [--table FILE]
+/// [--mode bulk|make] [game options]` for any game of `registry`.
 pub fn perft_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
     let cli: PerftCli = parse(registry.help());
