@@ -70,9 +70,10 @@ fi
     printf 'memory\t%s GiB\n' "$(awk '/^MemTotal/ {printf "%.0f", $2 / 1048576}' /proc/meminfo)"
     printf 'os\t%s, %s\n' "$(uname -sr)" "$(uname -m)"
     printf 'toolchain\t%s, %s\n' "$(rustc --version)" "$(cargo --version)"
-    profile=$(awk '/^\[profile.bench\]/ {on = 1; next} /^\[/ {on = 0} on && NF {print "`" $0 "`"}' \
+    # `bench` inherits `release`; the comment lines above the section are left out.
+    profile=$(awk '/^\[profile.release\]/ {on = 1; next} /^\[/ {on = 0} on && NF && !/^#/ {print "`" $0 "`"}' \
         Cargo.toml | paste -sd, - | sed 's/,/, /g')
-    printf 'profile\t`bench` from the root `Cargo.toml`: %s\n' "${profile:-the defaults}"
+    printf 'profile\t`bench`, which inherits `release` from the root `Cargo.toml`: %s\n' "${profile:-the defaults}"
     if [ -n "${RUSTFLAGS:-}" ]; then
         printf 'rustflags\t%s (RUSTFLAGS)\n' "$RUSTFLAGS"
     else

@@ -255,7 +255,7 @@ fn info<G: EndgameIndex>(game: &G, dir: &Path, out: &mut dyn Write) -> Result<()
 ///
 /// # Errors
 /// When the position has more pieces than the tables hold.
-pub fn probe_report<G: EndgameIndex + Notation>(
+pub(crate) fn probe_report<G: EndgameIndex + Notation>(
     game: &G,
     tables: &Tables<G::Slice>,
     state: &G::State,

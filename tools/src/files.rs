@@ -8,10 +8,10 @@ use crate::error::{ToolError, ToolResult};
 
 /// The most a text file given to a tool may hold: 256 MiB (the largest book or openings file
 /// ply writes is a few megabytes).
-pub const MAX_TEXT: u64 = 256 << 20;
+pub(crate) const MAX_TEXT: u64 = 256 << 20;
 
 /// The most a binary file given to a tool may hold (a network's weights): 1 GiB.
-pub const MAX_BINARY: u64 = 1 << 30;
+pub(crate) const MAX_BINARY: u64 = 1 << 30;
 
 /// Reads the file at `path` whole if it holds at most `max` bytes.
 ///

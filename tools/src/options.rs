@@ -38,7 +38,7 @@ impl GameOptions {
     }
 
     /// The options as command-line flags (`--size 7x6 --variant connect=4`), for records.
-    pub fn to_args(&self) -> String {
+    pub(crate) fn to_args(&self) -> String {
         let mut parts = Vec::new();
         if let Some(r) = &self.rules {
             parts.push(format!("--rules {r}"));

@@ -73,11 +73,13 @@ mod display;
 pub mod session;
 
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
-pub use commands::{read_input, BudgetChange, Input, InputError, HELP};
-pub use display::{
-    book_line, describe_outcome, engine_line, format_line, from_book, hint_line, score_sheet,
-    status_line, tables_line, terminal_width, wrap,
+pub(crate) use commands::read_input;
+pub use commands::{BudgetChange, Input, InputError, HELP};
+pub(crate) use display::{
+    book_line, describe_outcome, format_line, hint_line, score_sheet, status_line, tables_line,
+    terminal_width,
 };
+pub use display::{engine_line, from_book, wrap};
 
 /// Who plays a seat.
 // A few seats per game: the size of a spec inline does not matter.
@@ -216,7 +218,7 @@ pub fn side_index(text: &str, names: &[String], players: usize) -> ToolResult<us
 ///
 /// # Errors
 /// A malformed option, a seat outside `1..=players`, a bad spec, or a seat given twice.
-pub fn parse_seats(
+pub(crate) fn parse_seats(
     texts: &[String],
     players: usize,
     default: &AgentSpec,
@@ -250,21 +252,14 @@ fn parse_time(text: &str) -> Result<Duration, String> {
 }
 
 impl PlayArgs {
-    /// The engine specs: `--engine`s, else `default`, with `--time`/`--depth` applied to
-    /// every one (`--depth` alone drops the spec's time limit), and `--no-book`/`--book`.
+    /// The engine specs for a game of `players` players: `--engine`s, else `default`, with
+    /// `--time`/`--depth` applied to every one (`--depth` alone drops the spec's time limit),
+    /// and `--no-book`/`--book`; a default alpha-beta becomes paranoid search when there are
+    /// not two players.
     ///
     /// # Errors
     /// If `default` is not a spec.
-    pub fn engine_specs(&self, default: &str) -> ToolResult<Vec<AgentSpec>> {
-        self.engine_specs_for(default, 2)
-    }
-
-    /// [`PlayArgs::engine_specs`] for a game of `players` players: a default alpha-beta
-    /// becomes paranoid search when there are not two players.
-    ///
-    /// # Errors
-    /// If `default` is not a spec.
-    pub fn engine_specs_for(
+    pub(crate) fn engine_specs_for(
         &self,
         default: &str,
         players: usize,
@@ -381,7 +376,7 @@ pub enum PlayLoopError {
 ///
 /// # Errors
 /// The notation's message, prefixed with the option the text came from (`bad --fen: ...`).
-pub fn start_state<G: Notation>(
+pub(crate) fn start_state<G: Notation>(
     game: &G,
     text: Option<&str>,
     option: &str,
@@ -399,7 +394,7 @@ pub fn start_state<G: Notation>(
 ///
 /// # Errors
 /// [`InputError`] with the reason, the notation's own message for text it cannot read.
-pub fn resolve_input<G: Notation>(
+pub(crate) fn resolve_input<G: Notation>(
     game: &G,
     state: &G::State,
     text: &str,
@@ -433,7 +428,7 @@ pub fn resolve_input<G: Notation>(
 }
 
 /// The numbered legal moves on one line, `1. 11-15  2. 11-16 ...`, for [`wrap`].
-pub fn numbered_moves<G: Notation>(game: &G, state: &G::State) -> String {
+pub(crate) fn numbered_moves<G: Notation>(game: &G, state: &G::State) -> String {
     let mut legal = MoveList::new();
     game.generate_moves(state, &mut legal);
     let items: Vec<String> = legal
@@ -453,14 +448,8 @@ fn moves_line<G: Notation>(record: &Record<'_, G>) -> String {
     wrap(&format!("moves: {sheet}"), terminal_width(), "       ")
 }
 
-/// The ply to go back to for `undo` at ply `now`: the latest earlier ply where a human was to
-/// move (`to_move[i]` is the seat to move at ply `i`), or `None` if there is none.
-pub fn undo_target(to_move: &[Player], seats: &[Seat], now: usize) -> Option<usize> {
-    (0..now.min(to_move.len())).rev().find(|&i| seats[to_move[i].index()] == Seat::Human)
-}
-
 /// True if stdout takes colours: a terminal, and `NO_COLOR` unset or empty.
-pub fn color_enabled() -> bool {
+pub(crate) fn color_enabled() -> bool {
     wants_color(false, std::env::var_os("NO_COLOR").as_deref(), io::stdout().is_terminal())
 }
 
@@ -802,7 +791,7 @@ impl<G: Game> Drop for Ponder<'_, G> {
 }
 
 /// Prints the final picture, the result and the score sheet.
-pub fn print_result<G: Notation>(
+pub(crate) fn print_result<G: Notation>(
     record: &Record<'_, G>,
     names: &[String],
     color: bool,
@@ -1495,7 +1484,8 @@ mod tests {
         let parse = |args: &[&str]| {
             Cli::try_parse_from(std::iter::once("play").chain(args.iter().copied())).map(|c| c.play)
         };
-        let specs = |args: &[&str]| parse(args).unwrap().engine_specs("alphabeta:time=1s").unwrap();
+        let specs =
+            |args: &[&str]| parse(args).unwrap().engine_specs_for("alphabeta:time=1s", 2).unwrap();
         assert_eq!(specs(&[])[0].book, None);
         let off = specs(&["--no-book", "--engine", "mcts", "--engine", "alphabeta:book=x"]);
         assert!(off.iter().all(|s| s.book == Some(BookChoice::Off)), "{off:?}");
@@ -1513,17 +1503,6 @@ mod tests {
         assert_eq!(read_input(&g, &s, "quit\n"), Ok(Input::Quit));
         assert_eq!(read_input(&g, &s, "moves"), Ok(Input::Moves));
         assert_eq!(read_input(&g, &s, "a1"), Ok(Input::Move(6)));
-    }
-
-    #[test]
-    fn undo_goes_back_to_the_humans_turn() {
-        let seats = [Seat::Human, Seat::Engine(spec("random"))];
-        let to_move = [Player(0), Player(1), Player(0), Player(1), Player(0)];
-        assert_eq!(undo_target(&to_move, &seats, 4), Some(2));
-        assert_eq!(undo_target(&to_move, &seats, 2), Some(0));
-        assert_eq!(undo_target(&to_move, &seats, 0), None);
-        let both = [Seat::Human, Seat::Human];
-        assert_eq!(undo_target(&to_move, &both, 4), Some(3));
     }
 
     #[test]

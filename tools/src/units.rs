@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// A count or rate with an SI suffix and three significant digits: `950`, `12.3k`, `4.56M`.
-pub fn si(value: f64) -> String {
+pub(crate) fn si(value: f64) -> String {
     let (scaled, suffix) = if value >= 1e9 {
         (value / 1e9, "G")
     } else if value >= 1e6 {
@@ -38,7 +38,7 @@ pub fn secs(d: Duration) -> String {
 }
 
 /// A duration in hours, minutes and seconds for estimates: `42s`, `3m05s`, `1h02m`.
-pub fn hms(d: Duration) -> String {
+pub(crate) fn hms(d: Duration) -> String {
     let s = d.as_secs();
     if s < 60 {
         format!("{s}s")

@@ -58,7 +58,7 @@ const CURVE_H: f64 = 220.0;
 const CURVE_POINTS: usize = 600;
 
 /// Each agent's running mean score after each of its games, in schedule order.
-pub fn score_curves(t: &Tournament) -> Vec<Vec<f64>> {
+pub(crate) fn score_curves(t: &Tournament) -> Vec<Vec<f64>> {
     let mut sums = vec![(0.0, 0u32); t.agents.len()];
     let mut curves = vec![Vec::new(); t.agents.len()];
     for r in &t.records {
@@ -76,7 +76,7 @@ pub fn score_curves(t: &Tournament) -> Vec<Vec<f64>> {
 /// Agent `a`'s record against every other agent together (two-player games), from its side:
 /// wins, draws, losses and pentanomial pairs summed over its pairings; `None` if it played
 /// no two-player game against another agent.
-pub fn field_record(standings: &Standings, a: usize) -> Option<PairTotals> {
+pub(crate) fn field_record(standings: &Standings, a: usize) -> Option<PairTotals> {
     let mut total = PairTotals::default();
     let mut any = false;
     for b in (0..standings.names().len()).filter(|&b| b != a) {

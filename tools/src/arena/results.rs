@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -154,7 +154,7 @@ impl GameRecord {
     }
 
     /// The seats' statistics in the library's form.
-    pub fn seat_stats(&self) -> Vec<SeatStats> {
+    pub(crate) fn seat_stats(&self) -> Vec<SeatStats> {
         self.stats
             .iter()
             .map(|s| SeatStats {
@@ -238,7 +238,7 @@ pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError
 ///
 /// # Errors
 /// If the file cannot be read or written.
-pub fn drop_incomplete_line(path: &Path) -> Result<(), ResultsError> {
+pub(crate) fn drop_incomplete_line(path: &Path) -> Result<(), ResultsError> {
     let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
     let mut file = OpenOptions::new().read(true).write(true).open(path).map_err(io_err)?;
     let mut bytes = Vec::new();
@@ -292,16 +292,6 @@ impl ResultsWriter {
             .and_then(|()| self.file.flush())
             .map_err(|source| ResultsError::Io { path: self.path.clone(), source })
     }
-}
-
-/// Reads every line of `reader` that is a record (for merge from stdin and tests).
-pub fn parse_lines(reader: impl BufRead) -> Vec<GameRecord> {
-    reader
-        .lines()
-        .map_while(Result::ok)
-        .filter_map(|l| serde_json::from_str::<GameRecord>(&l).ok())
-        .filter(|r| r.check().is_ok())
-        .collect()
 }
 
 /// The records of one tournament, by schedule index (duplicates dropped).

@@ -144,18 +144,18 @@ fn check_resumed(
 }
 
 /// The per-game seed of game `index`.
-pub fn game_seed(seed: u64, index: usize) -> u64 {
+pub(crate) fn game_seed(seed: u64, index: usize) -> u64 {
     mix64(seed ^ mix64(index as u64 + 1))
 }
 
 /// The seed of opening `opening` (shared by the games that differ only in seats).
-pub fn opening_seed(seed: u64, opening: usize) -> u64 {
+pub(crate) fn opening_seed(seed: u64, opening: usize) -> u64 {
     mix64(seed ^ mix64(opening as u64 ^ 0x6f70_656e_696e_6700))
 }
 
 /// The fixtures of a tournament of `agents` agents on a `players`-player game, at least
 /// `games` of them in whole openings.
-pub fn fixtures(agents: usize, players: usize, games: usize) -> Vec<Fixture> {
+pub(crate) fn fixtures(agents: usize, players: usize, games: usize) -> Vec<Fixture> {
     let per_opening = schedule(agents, players, 1).len().max(1);
     let openings = games.div_ceil(per_opening).max(1);
     schedule(agents, players, openings)
@@ -423,7 +423,7 @@ fn play_fixture<G: ToolGame>(
 
 /// The running score for the progress line: `A 12.5 - B 7.5` for two agents, mean scores
 /// otherwise.
-pub fn running_score(s: &Standings) -> String {
+pub(crate) fn running_score(s: &Standings) -> String {
     let names = s.names();
     if names.len() == 2 {
         if let Some(p) = s.pair(0, 1) {

@@ -107,7 +107,7 @@ move); Enter alone makes the only legal move. Commands:
 /// # Errors
 /// As [`resolve_input`], and [`InputError::BadArgument`] for a command whose argument is
 /// missing or unreadable.
-pub fn read_input<G: Notation>(
+pub(crate) fn read_input<G: Notation>(
     game: &G,
     state: &G::State,
     text: &str,

@@ -10,7 +10,11 @@ use crate::units::{secs, si};
 
 /// A line of moves in notation, played from `start`, stopping at the first move that is not
 /// legal (a search's PV may run past the end of the game).
-pub fn format_line<G: Notation>(game: &G, start: &G::State, line: &[G::Move]) -> Vec<String> {
+pub(crate) fn format_line<G: Notation>(
+    game: &G,
+    start: &G::State,
+    line: &[G::Move],
+) -> Vec<String> {
     let mut state = start.clone();
     let mut legal = MoveList::new();
     let mut out = Vec::with_capacity(line.len());
@@ -27,7 +31,7 @@ pub fn format_line<G: Notation>(game: &G, start: &G::State, line: &[G::Move]) ->
 
 /// The moves of a game numbered as a score sheet: `1. a b 2. c d` for two players, `1. a 2. b`
 /// otherwise.
-pub fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::Move]) -> String {
+pub(crate) fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::Move]) -> String {
     let line = format_line(game, start, moves);
     if game.num_players() == 2 {
         line.chunks(2)
@@ -46,7 +50,7 @@ pub fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::Move]) -
 
 /// The result in words: `Black wins`, `draw by repetition`, `scores: Black 40, White 24 (Black
 /// wins)`.
-pub fn describe_outcome(outcome: &Outcome, names: &[String], repetition: bool) -> String {
+pub(crate) fn describe_outcome(outcome: &Outcome, names: &[String], repetition: bool) -> String {
     let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| Player::new(i).to_string());
     match outcome {
         Outcome::Winner(p) => format!("{} wins", name(p.index())),
@@ -95,7 +99,7 @@ pub fn from_book<G: Game>(
 
 /// The line of a move played from the opening book: `White plays 32-28   book  score +12
 /// line 32-28 18-23 ...` (the book's value and its main line).
-pub fn book_line<G: Notation>(
+pub(crate) fn book_line<G: Notation>(
     game: &G,
     state: &G::State,
     who: &str,
@@ -107,7 +111,7 @@ pub fn book_line<G: Notation>(
 }
 
 /// The line of `hint`: the suggested move and the search behind it, as [`engine_line`].
-pub fn hint_line<G: Notation>(
+pub(crate) fn hint_line<G: Notation>(
     game: &G,
     state: &G::State,
     report: &SearchReport<G::Move>,
@@ -118,7 +122,7 @@ pub fn hint_line<G: Notation>(
 
 /// The endgame tables' verdict on the position, for the player to move: `endgame tables:
 /// White wins in 15 plies`.
-pub fn tables_line(who: &str, verdict: Solved) -> String {
+pub(crate) fn tables_line(who: &str, verdict: Solved) -> String {
     let plies = |n: u32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
     match verdict {
         Solved::Win(n) => format!("endgame tables: {who} wins in {}", plies(n)),
@@ -154,7 +158,7 @@ fn search_summary<G: Notation>(
 }
 
 /// The width lines are wrapped to: `$COLUMNS` if set to a number of at least 20, else 80.
-pub fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse().ok())
@@ -222,7 +226,7 @@ fn is_move_number(word: &str) -> bool {
 /// The status line shown while `who` searches `state`: the time so far and, once the search
 /// has published [`ProgressInfo`], its depth, score, speed and best line, cut to `width`
 /// columns between moves so that redrawing it never wraps.
-pub fn status_line<G: Notation>(
+pub(crate) fn status_line<G: Notation>(
     game: &G,
     state: &G::State,
     who: &str,

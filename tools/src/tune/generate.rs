@@ -71,7 +71,7 @@ pub struct GenerateArgs {
 }
 
 /// One thread per core.
-pub fn default_threads() -> usize {
+pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 

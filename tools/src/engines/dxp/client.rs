@@ -26,17 +26,17 @@ use super::protocol::{
 use crate::engines::process::answer_deadline;
 
 /// How long one connection attempt may take.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a server program started by the client may take to accept a connection, and a
 /// server to answer a game request.
-pub const STARTUP: Duration = Duration::from_secs(30);
+pub(crate) const STARTUP: Duration = Duration::from_secs(30);
 
 /// How long a write may block (a server that stopped reading).
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The name ply gives in its game requests.
-pub const INITIATOR: &str = "ply";
+pub(crate) const INITIATOR: &str = "ply";
 
 /// The server program started by `cmd=`, in a process group of its own.
 struct ServerProcess {

@@ -149,7 +149,7 @@ fn handshake(t: &mut dyn Transport) -> io::Result<(String, HubVersion)> {
 }
 
 /// The version 2 `level` command for a budget: depth if set, else the time per move.
-pub fn level_command(budget: &Budget) -> String {
+pub(crate) fn level_command(budget: &Budget) -> String {
     match (budget.depth, budget.time) {
         (Some(d), _) => format!("level depth={d}"),
         (None, Some(t)) => format!("level move-time={:.3}", t.as_secs_f64()),
@@ -158,7 +158,7 @@ pub fn level_command(budget: &Budget) -> String {
 }
 
 /// The version 1 limit for a budget: `depth N` if set, else `time MS` per move.
-pub fn level_command_v1(budget: &Budget) -> String {
+pub(crate) fn level_command_v1(budget: &Budget) -> String {
     match (budget.depth, budget.time) {
         (Some(d), _) => format!("depth {d}"),
         (None, Some(t)) => format!("time {}", t.as_millis().max(1)),

@@ -200,7 +200,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
     }
 
     /// The flag that stops a running search when set (cleared after each search).
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+    pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
 
@@ -350,7 +350,11 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
 
 /// The `info` line for a search report: depth, score in men, nodes, time, speed in millions
 /// of nodes per second and the PV in Hub move format. Proven results score ±(1000 - plies).
-pub fn info_line<G: Game>(game: &G, codec: HubCodec<G>, report: &SearchReport<G::Move>) -> String {
+pub(crate) fn info_line<G: Game>(
+    game: &G,
+    codec: HubCodec<G>,
+    report: &SearchReport<G::Move>,
+) -> String {
     info_fields(game, codec, report.depth, report.value, report.nodes, report.elapsed, &report.pv)
 }
 
