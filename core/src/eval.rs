@@ -26,7 +26,7 @@
 //! assert!(report.nodes > 0);
 //! ```
 
-use crate::game::{Game, Player, Solved};
+use crate::game::{Game, Player, Solved, SolverBudget};
 
 mod linear;
 pub mod net;
@@ -42,12 +42,21 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// The value of the non-terminal `state` for `player`.
     fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score;
 
-    /// The exact value of `state` for the player to move, where this evaluation knows it (an
-    /// endgame database: [`crate::endgame::Probed`]); alpha-beta asks at every node after
-    /// the game's own solver ([`Game::solve_endgame`]). `None`, the default, says nothing.
+    /// The exact value of `state` for the player to move, where it is known: the one endgame
+    /// hook alpha-beta asks at every node. The default is the game's own solver
+    /// ([`Game::solve_endgame`], with its window `(alpha, beta)` and `budget`); an evaluation
+    /// with endgame tables ([`crate::endgame::Probed`]) answers from them where the game's
+    /// solver does not. `None` says nothing.
     #[inline]
-    fn solve(&self, _game: &G, _state: &G::State) -> Option<Solved> {
-        None
+    fn solve(
+        &self,
+        game: &G,
+        state: &G::State,
+        alpha: i32,
+        beta: i32,
+        budget: &mut SolverBudget<'_>,
+    ) -> Option<Solved> {
+        game.solve_endgame(state, alpha, beta, budget)
     }
 }
 

@@ -429,6 +429,8 @@ pub trait Game: Sync {
     /// to move under perfect play, searched fail-soft inside `(alpha, beta)` (a result
     /// `<= alpha` is an upper bound, `>= beta` a lower bound); a database answers
     /// [`Solved::Win`], [`Solved::Loss`] or [`Solved::Draw`] with the distance to the end.
+    /// Alpha-beta asks it through its one endgame hook,
+    /// [`Evaluator::solve`](crate::eval::Evaluator::solve), whose default calls this method.
     /// The solver counts the positions it visits on `budget` and gives up with `None` as soon
     /// as [`SolverBudget::visit`] says stop (the search's time is up). `None` (the default)
     /// also when the position is not one it solves, which it must tell cheaply: the search

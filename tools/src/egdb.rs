@@ -18,7 +18,7 @@ use ply::endgame::{
     build, default_dir, read_table_header, BuildEvent, EndgameIndex, SliceStats, Tables, Verdict,
 };
 use ply::eval::Evaluator;
-use ply::{Game, MoveList, Notation, Player, Solved};
+use ply::{Game, MoveList, Notation, Player, Solved, SolverBudget};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -446,10 +446,18 @@ impl<E: Evaluator<G>, G: Game + 'static> Evaluator<G> for WithSolver<E, G> {
     }
 
     #[inline]
-    fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
+    fn solve(
+        &self,
+        game: &G,
+        state: &G::State,
+        alpha: i32,
+        beta: i32,
+        budget: &mut SolverBudget<'_>,
+    ) -> Option<Solved> {
+        let own = self.inner.solve(game, state, alpha, beta, budget);
         match &self.solver {
-            Some(tables) => self.inner.solve(game, state).or_else(|| tables.solve(game, state)),
-            None => self.inner.solve(game, state),
+            Some(tables) => own.or_else(|| tables.solve(game, state)),
+            None => own,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use super::file::{read_table, read_table_header, TableFileError};
 use super::{EndgameIndex, Verdict, MAX_STORED_PLIES};
 use crate::eval::Evaluator;
-use crate::game::{MoveList, Player, Solved};
+use crate::game::{MoveList, Player, Solved, SolverBudget};
 
 /// The largest number of pieces [`Tables::open`] looks for.
 const MOST_PIECES: u32 = 12;
@@ -221,12 +221,14 @@ impl<S> fmt::Debug for Tables<S> {
 /// use ply::endgame::{build, Probed, Tables};
 /// use ply::eval::{Evaluator, GameEval};
 /// use ply::games::TicTacToe;
-/// use ply::{Game, Solved};
+/// use ply::{Game, Solved, SolverBudget};
 ///
 /// let dir = std::env::temp_dir().join(format!("ply-probed-doc-{}", std::process::id()));
 /// build(&TicTacToe, 9, &dir, 1, &|_| {})?;
 /// let eval = Probed::new(GameEval, Arc::new(Tables::open(&TicTacToe, &dir)?));
-/// assert_eq!(eval.solve(&TicTacToe, &TicTacToe.initial_state()), Some(Solved::Draw));
+/// let start = TicTacToe.initial_state();
+/// let solved = eval.solve(&TicTacToe, &start, -1, 1, &mut SolverBudget::unlimited());
+/// assert_eq!(solved, Some(Solved::Draw));
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -271,8 +273,17 @@ where
     }
 
     #[inline]
-    fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
-        self.inner.solve(game, state).or_else(|| self.tables.solve(game, state).map(Solved::from))
+    fn solve(
+        &self,
+        game: &G,
+        state: &G::State,
+        alpha: i32,
+        beta: i32,
+        budget: &mut SolverBudget<'_>,
+    ) -> Option<Solved> {
+        self.inner
+            .solve(game, state, alpha, beta, budget)
+            .or_else(|| self.tables.solve(game, state).map(Solved::from))
     }
 }
 

@@ -819,8 +819,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
     }
 
-    /// The game's own exact solver ([`Game::solve_endgame`]) or the evaluation's
-    /// ([`Evaluator::solve`], an endgame database), if one answers for `state`: its
+    /// The endgame hook ([`Evaluator::solve`]: the game's own exact solver,
+    /// [`Game::solve_endgame`], then the evaluation's endgame tables), if it answers for `state`: its
     /// margin as the score with margin scores (a win or loss without a margin only as a bound,
     /// where it falls outside the window: see [`solved_score`]), else a win, draw or loss (a
     /// margin solver is
@@ -846,10 +846,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let limits = &self.limits;
             let stop = || limits.time_is_up();
             let mut budget = SolverBudget::new(&stop);
-            let answer = self
-                .game
-                .solve_endgame(state, a, b, &mut budget)
-                .or_else(|| self.eval.solve(self.game, state));
+            let answer = self.eval.solve(self.game, state, a, b, &mut budget);
             (answer, budget.nodes(), budget.stopped())
         };
         self.limits.nodes += nodes;
