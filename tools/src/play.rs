@@ -442,6 +442,70 @@ pub(crate) fn numbered_moves<G: Notation>(game: &G, state: &G::State) -> String 
 /// Where the continuation lines of a wrapped engine line start.
 const ENGINE_INDENT: &str = "      ";
 
+/// What the player chose at the end of a game.
+enum AfterGame {
+    /// `quit` or the end of the input: the finished game is the session's result.
+    Leave,
+    /// `undo`, `new` or `load`: play goes on.
+    Resume,
+}
+
+/// The commands of a finished game.
+const AFTER_GAME_HELP: &str = "the game is over: list (the moves), save FILE, undo (take back \
+                               to your last move), new (a new game), load FILE, quit";
+
+/// The prompt of a finished game with a human seat: the game stays open for `list`, `save`,
+/// `undo`, `new` and `load` until `quit` or the end of the input.
+fn after_the_game<G: Notation + Sync + 'static>(
+    session: &mut Session<'_, G>,
+    config: &PlayConfig,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<AfterGame, PlayLoopError> {
+    let mut line = Vec::new();
+    loop {
+        write!(out, "game over> ")?;
+        out.flush()?;
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(AfterGame::Leave);
+        }
+        let text = String::from_utf8_lossy(&line);
+        if config.echo {
+            writeln!(out, "{}", text.trim_end())?;
+        }
+        let state = session.record.state().clone();
+        match read_input(session.game, &state, &text) {
+            Ok(Input::Quit) => return Ok(AfterGame::Leave),
+            Ok(Input::List) => writeln!(out, "{}", moves_line(&session.record))?,
+            Ok(Input::Save(path)) => match session.save(&path) {
+                Ok(n) => writeln!(out, "saved {n} moves to {path}")?,
+                Err(e) => writeln!(out, "save: {e}")?,
+            },
+            Ok(Input::Undo) if session.can_undo() => {
+                let taken = session.undo().expect("a human choice to go back to");
+                writeln!(out, "took back {taken} moves")?;
+                return Ok(AfterGame::Resume);
+            }
+            Ok(Input::Undo) => writeln!(out, "nothing to undo")?,
+            Ok(Input::New) => {
+                session.new_game();
+                writeln!(out, "new game")?;
+                return Ok(AfterGame::Resume);
+            }
+            Ok(Input::Load(path)) => match session.load(&path) {
+                Ok(n) => {
+                    writeln!(out, "loaded {n} moves from {path}")?;
+                    return Ok(AfterGame::Resume);
+                }
+                Err(e) => writeln!(out, "load: {e}")?,
+            },
+            _ => writeln!(out, "{}", wrap(AFTER_GAME_HELP, terminal_width(), "  "))?,
+        }
+    }
+}
+
 /// The moves of the game so far as a score sheet, `moves: 1. ...`, wrapped.
 fn moves_line<G: Notation>(record: &Record<'_, G>) -> String {
     let sheet = score_sheet(record.game(), record.start(), record.moves());
@@ -831,7 +895,13 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     loop {
         if let Some(outcome) = session.record.outcome() {
             print_result(&session.record, &session.names, config.color, out)?;
-            return Ok((Ending::Finished(outcome), session.record));
+            if !session.seats.contains(&Seat::Human) {
+                return Ok((Ending::Finished(outcome), session.record));
+            }
+            match after_the_game(&mut session, config, input, out)? {
+                AfterGame::Leave => return Ok((Ending::Finished(outcome), session.record)),
+                AfterGame::Resume => continue,
+            }
         }
         let player = game.to_move(session.record.state());
         let seat = player.index();
@@ -1560,6 +1630,32 @@ mod tests {
         assert!(out.contains("invalid square \"nonsense\""), "{out}");
         assert!(out.contains("result: player 1 wins"), "{out}");
         assert!(out.contains("moves: 1. a3 b3 2. b2 c1 3. a2 b1 4. a1"), "{out}");
+    }
+
+    /// A finished game stays open: `list`, `save`, `undo` and `new` work, other input gets
+    /// the list of what does, and `quit` (or the end of the input) leaves it.
+    #[test]
+    fn a_finished_game_stays_open_until_quit() {
+        let dir = std::env::temp_dir().join(format!("ply-after-game-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("won.txt");
+        let won = "a3\nb3\nb2\n6\na2\nb1\na1\n";
+        let script = format!("{won}list\nsave {}\nb3\nundo\na1\nquit\n", path.display());
+        let (ending, moves, out) = play_script(&script, vec![Seat::Human, Seat::Human]);
+        assert_eq!(ending, Ending::Finished(Outcome::Winner(Player(0))), "{out}");
+        assert_eq!(moves, vec![0, 1, 4, 8, 3, 7, 6], "{out}");
+        // The result's score sheet, `list`, and the result again after `undo` and `a1`.
+        assert_eq!(out.matches("moves: 1. a3 b3 2. b2 c1 3. a2 b1 4. a1").count(), 3, "{out}");
+        assert!(out.contains("saved 7 moves to"), "{out}");
+        assert!(std::fs::read_to_string(&path).unwrap().contains("a1"));
+        assert!(out.contains("the game is over: list"), "{out}");
+        assert!(out.contains("took back 1 moves"), "{out}");
+        // `new` starts again; the end of the input leaves the game as it stands.
+        let (ending, moves, out) =
+            play_script(&format!("{won}new\na3\n"), vec![Seat::Human, Seat::Human]);
+        assert_eq!((ending, moves), (Ending::EndOfInput, vec![0]), "{out}");
+        assert!(out.contains("new game"), "{out}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

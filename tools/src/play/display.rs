@@ -157,11 +157,18 @@ fn search_summary<G: Notation>(
     line
 }
 
-/// The width lines are wrapped to: `$COLUMNS` if set to a number of at least 20, else 80.
+/// The width to wrap the terminal's lines at: `$COLUMNS` when set (at least 20), else the
+/// width of the terminal on stdout, else 80.
 pub(crate) fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
+    let terminal = console::Term::stdout().size_checked().map(|(_, columns)| columns);
+    pick_width(std::env::var("COLUMNS").ok().as_deref(), terminal)
+}
+
+/// [`terminal_width`] from the value of `$COLUMNS` and the terminal's own width.
+fn pick_width(columns: Option<&str>, terminal: Option<u16>) -> usize {
+    columns
         .and_then(|c| c.trim().parse().ok())
+        .or(terminal.map(usize::from))
         .filter(|&w| w >= 20)
         .unwrap_or(80)
 }
@@ -270,6 +277,16 @@ mod tests {
     use ply::search::Value;
     use ply::Game;
     use std::time::Duration;
+
+    /// `$COLUMNS` first, then the terminal's width (a 60-column pane wraps at 60), then 80.
+    #[test]
+    fn the_width_comes_from_columns_then_the_terminal() {
+        assert_eq!(pick_width(Some("100"), Some(60)), 100);
+        assert_eq!(pick_width(None, Some(60)), 60);
+        assert_eq!(pick_width(Some("x"), Some(60)), 60);
+        assert_eq!(pick_width(None, None), 80);
+        assert_eq!(pick_width(None, Some(5)), 80, "too narrow to use");
+    }
 
     #[test]
     fn wrapping_never_splits_a_move_or_its_number() {
