@@ -14,8 +14,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
-use ply_reversi::nboard::{serve, NBoard, Pondering};
 use ply_reversi::{Evaluation, Reversi};
+use ply_tools::engines::nboard::{serve, NBoardEngine, Pondering};
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 
@@ -80,7 +80,14 @@ fn nboard(name: &str, ponder: bool) -> ExitCode {
     let options = AlphaBetaOptions { keep_tt: true, lmr: true, ..AlphaBetaOptions::default() };
     let search =
         AlphaBeta::with_options(options).with_evaluator(ply_reversi::OthelloLearned::default());
-    let engine = NBoard::new(search, name);
+    let game = match Reversi::new(8, 2) {
+        Ok(game) => game,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let engine = NBoardEngine::new(game, ply_bundle::reversi_nboard_codec(), search, name);
     let pondering = if ponder { Pondering::On } else { Pondering::Off };
     match serve(engine, io::BufReader::new(io::stdin()), io::stdout(), pondering) {
         Ok(()) => ExitCode::SUCCESS,

@@ -184,9 +184,30 @@ pub fn reversi() -> GameEntry<Reversi> {
     .evaluator("discs", ply_reversi::Evaluation::Discs)
     .default_evaluator("learned", ply_reversi::OthelloLearned::default())
     .features(ply_reversi::OthelloFeatures)
-    .engine(NBoardCodec {
+    .engine(reversi_nboard_codec())
+}
+
+/// 2-player 8x8 Reversi (Othello) in the NBoard protocol: GGF game records and upper-case
+/// squares (`F5`, `PA` for a pass), the ruleset's forms.
+///
+/// ```
+/// use ply::Game;
+/// let codec = ply_bundle::reversi_nboard_codec();
+/// let game = ply_reversi::Reversi::new(8, 2)?;
+/// let start = game.initial_state();
+/// let f5 = (codec.parse_move)(&game, &start, "F5").unwrap();
+/// assert_eq!((codec.format_move)(&game, &start, f5), "F5");
+/// let record = (codec.game_record)(&game, &start).unwrap();
+/// assert_eq!((codec.read_game)(&game, &record).unwrap(), (start, vec![]));
+/// # Ok::<(), ply_reversi::Error>(())
+/// ```
+pub fn reversi_nboard_codec() -> NBoardCodec<Reversi> {
+    NBoardCodec {
         game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
-    })
+        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+        format_move: ply_reversi::nboard::format_move,
+        parse_move: |g, s, t| ply::Notation::parse_move(g, s, t).map_err(ToolError::invalid),
+    }
 }
 
 /// Breakthrough, the second tutorial: `--size COLSxROWS` (default 8x8).

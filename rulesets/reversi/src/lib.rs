@@ -103,7 +103,8 @@
 //! - [`ggf`]: GGF game records (2 players, even boards), the format of
 //!   [`ply::Notation::write_record`] and [`ply::Notation::read_record`] there; 3 and 4
 //!   players keep ply's own text.
-//! - [`nboard`]: the NBoard protocol for 2-player 8x8 engines.
+//! - [`nboard`]: Othello positions and moves in the NBoard protocol's forms, for the NBoard
+//!   codec of ply's tools.
 
 mod board;
 pub mod endgame;

@@ -1,8 +1,9 @@
-//! An NBoard protocol client (version 1, as Edax and NTest speak it): an external Othello engine (Edax, NTest, ply's own
-//! `reversi nboard` mode) as an [`Agent`] for any game with an [`NBoardCodec`]. The
-//! protocol's only limit is a search depth: each move sends `set depth N` (the budget's
-//! depth, else 8), the position as a GGF record (`set game ...`) and `go`, and reads the
-//! `=== move` answer. Moves are read with the game's [`Notation`].
+//! The client side of the NBoard protocol (version 1, as Edax and NTest speak it): an
+//! external Othello engine (Edax, NTest, ply's own `reversi nboard` mode) as an [`Agent`] for
+//! any game with an [`NBoardCodec`]. The protocol's only limit is a search depth: each move
+//! sends `set depth N` (the budget's depth, else 8), the position as a GGF record (`set game
+//! ...`) and `go`, and reads the `=== move` answer. Moves are read with the game's
+//! [`Notation`].
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -10,38 +11,8 @@ use std::time::{Duration, Instant};
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::{Game, Notation};
 
-use super::process::{recv_answer, EngineProcess, Transport};
-
-/// How a game's positions read in the NBoard protocol.
-pub struct NBoardCodec<G: Game> {
-    /// The position as a GGF game record (`(;GM[Othello]...BO[8 ... *];)`), or why this
-    /// position cannot be sent (a board the protocol has no form for).
-    pub game_record: fn(&G, &G::State) -> crate::error::ToolResult<String>,
-}
-
-impl<G: Game> Clone for NBoardCodec<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<G: Game> Copy for NBoardCodec<G> {}
-
-/// The NBoard protocol as agent specs see it: `nboard:[time=T,depth=N,]cmd=COMMAND`.
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "nboard",
-    summary: "external engine speaking the NBoard protocol",
-    keys: &["time", "depth", "book", "seed", "cmd"],
-    required: "cmd",
-};
-
-impl<G: Notation + 'static> super::EngineCodec<G> for NBoardCodec<G> {
-    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
-
-    fn client(self, to: super::Connection<'_>) -> Box<dyn Agent<G> + Send> {
-        Box::new(NBoardClient::new(to.cmd.unwrap_or(""), self))
-    }
-}
+use super::NBoardCodec;
+use crate::engines::process::{recv_answer, EngineProcess, Transport};
 
 /// The depth sent when the budget gives none.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -200,22 +171,16 @@ impl<G: Notation> Agent<G> for NBoardClient<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::nboard::{reversi_codec as codec, NBoardEngine};
     use crate::engines::process::Loopback;
     use ply::search::baseline::Greedy;
     use ply::MoveList;
-    use ply_reversi::nboard::{format_ggf, NBoard};
     use ply_reversi::Reversi;
-
-    fn codec() -> NBoardCodec<Reversi> {
-        NBoardCodec {
-            game_record: |g, s| format_ggf(g, s).map_err(crate::error::ToolError::invalid),
-        }
-    }
 
     #[test]
     fn plays_legal_moves_against_plys_nboard_engine() {
         let game = Reversi::new(8, 2).unwrap();
-        let mut engine = NBoard::new(Greedy::with_seed(1), "ply");
+        let mut engine = NBoardEngine::new(game.clone(), codec(), Greedy::with_seed(1), "ply");
         let handler = move |line: &str| engine.handle(line);
         let mut agent = NBoardClient::with_transport(
             Box::new(Loopback { handler, pending: Default::default() }),

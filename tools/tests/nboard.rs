@@ -1,9 +1,25 @@
-//! A scripted NBoard session.
+//! A scripted NBoard session: the tools' NBoard server playing 2-player 8x8 Reversi.
 
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::{Game, MoveList, Notation};
-use ply_reversi::nboard::{parse_ggf, NBoard};
 use ply_reversi::{Reversi, ReversiMove, ReversiState};
+use ply_tools::engines::nboard::{NBoardCodec, NBoardEngine};
+use ply_tools::error::ToolError;
+
+/// Reversi in the NBoard protocol, as the bundle registers it.
+fn codec() -> NBoardCodec<Reversi> {
+    NBoardCodec {
+        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
+        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+        format_move: ply_reversi::nboard::format_move,
+        parse_move: |g, s, t| g.parse_move(s, t).map_err(ToolError::invalid),
+    }
+}
+
+/// An engine for 2-player 8x8 Reversi over [`Last`].
+fn engine() -> NBoardEngine<Reversi, Last> {
+    NBoardEngine::new(Reversi::new(8, 2).unwrap(), codec(), Last, "ply")
+}
 
 /// Plays the last listed move and reports the depth it was given as its value.
 struct Last;
@@ -30,7 +46,7 @@ const START: &str = "BO[8 ---------------------------O*------*O-----------------
 
 #[test]
 fn scripted_session() {
-    let mut e = NBoard::new(Last, "ply");
+    let mut e = engine();
     assert_eq!(e.handle("nboard 2"), ["set myname ply"]);
     assert_eq!(e.version(), 2);
     assert!(e.handle("set depth 5").is_empty());
@@ -65,7 +81,7 @@ fn scripted_session() {
 
 #[test]
 fn bad_input_is_reported_not_played() {
-    let mut e = NBoard::new(Last, "ply");
+    let mut e = engine();
     e.handle("nboard 2");
     let before = *e.state();
     let reply = e.handle("move A1");
@@ -88,11 +104,12 @@ fn passes_are_read_and_answered_as_pa() {
     // White (O) to move: b1 is its only disc, c1..h1 are Black's, so White has no
     // placement while Black has a1.
     let board = format!("-O{}{}", "*".repeat(6), "-".repeat(56));
-    let (state, _) = parse_ggf(&rules, &format!("(;BO[8 {board} O];)")).unwrap();
+    let (state, moves) = ply_reversi::ggf::read(&rules, &format!("(;BO[8 {board} O];)")).unwrap();
+    assert!(moves.is_empty());
     let mut moves = MoveList::new();
     rules.generate_moves(&state, &mut moves);
     assert_eq!(moves.as_slice(), [ReversiMove::Pass]);
-    let mut e = NBoard::new(Last, "ply");
+    let mut e = engine();
     e.handle(&format!("set game (;BO[8 {board} O];)"));
     assert!(e.handle("go")[0].starts_with("=== PA"));
     assert!(e.handle("move PA").is_empty());
