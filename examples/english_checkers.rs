@@ -1,7 +1,7 @@
 //! English checkers in the terminal against ply's engine, under the Deepomatic challenge's
 //! rules (the default) or the standard ones, on any even board from 4x4 to 16x16; and two
 //! machine modes that give other programs the rules and the engine over JSON lines
-//! (`ply_checkers::jsonl`).
+//! (`ply_tools::engines::jsonl`).
 //!
 //! ```text
 //! cargo run --release --example english_checkers                      # you play Black
@@ -18,8 +18,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use ply_checkers::jsonl::{self, PlayServer};
 use ply_checkers::{DrawRules, EnglishCheckers, Rules};
+use ply_tools::engines::jsonl::{self, PlayServer};
+use ply_tools::error::ToolError;
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 use ply_tools::spec::AgentSpec;
@@ -74,6 +75,18 @@ enum Command {
     },
 }
 
+/// The game whose rules the JSON lines' boards are read in (each board gives its size).
+fn rules_game(rules: Rules) -> Result<EnglishCheckers, String> {
+    EnglishCheckers::new(8, rules).map_err(|e| e.to_string())
+}
+
+/// The moves mode: every request's legal moves, until the end of stdin.
+fn serve_moves(rules: Rules) -> Result<std::io::Result<()>, String> {
+    let game = rules_game(rules)?;
+    let (input, mut out) = (std::io::stdin().lock(), std::io::stdout().lock());
+    Ok(jsonl::serve_moves(&game, ply_bundle::checkers_jsonl_codec(), input, &mut out))
+}
+
 /// The play mode's server: the engine `spec` (or the game's own) built through the game's
 /// registration for each game, so that it plays with the book and the endgame tables of
 /// the rules and board size it is asked about.
@@ -82,7 +95,7 @@ fn play_server(
     time: Duration,
     spec: Option<String>,
     seed: u64,
-) -> Result<PlayServer, String> {
+) -> Result<PlayServer<EnglishCheckers>, String> {
     let entry = ply_bundle::english_checkers();
     let rules_option = GameOptions { rules: Some(rules.to_string()), ..GameOptions::default() };
     let text = spec.unwrap_or_else(|| entry.info().engines_for(&rules_option).0.to_string());
@@ -93,16 +106,23 @@ fn play_server(
             size: Some(game.size().to_string()),
             ..GameOptions::default()
         };
-        entry.kit_for(game, &options).build(&spec, seed).map_err(|e| e.to_string())
+        entry.kit_for(game, &options).build(&spec, seed).map_err(ToolError::from)
     };
-    Ok(PlayServer::with_engine(rules, time, Box::new(build)))
+    let codec = ply_bundle::checkers_jsonl_codec();
+    Ok(PlayServer::new(rules_game(rules)?, codec, time, Box::new(build)))
 }
 
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let served = match cli.command {
-        Some(Command::Moves { rules }) => Some(jsonl::serve(rules, None)),
+        Some(Command::Moves { rules }) => match serve_moves(rules) {
+            Ok(served) => Some(served),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
         Some(Command::Play { rules, time_ms, engine, seed }) => {
             match play_server(rules, Duration::from_millis(time_ms), engine, seed) {
                 Ok(server) => Some(server.serve(

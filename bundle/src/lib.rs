@@ -15,7 +15,6 @@
 //! ```
 
 use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
-use ply::Game;
 use ply_breakthrough::Breakthrough;
 use ply_checkers::{EnglishCheckers, Rules};
 use ply_draughts::InternationalDraughts;
@@ -24,7 +23,7 @@ use ply_kalah::{Capture, Kalah};
 use ply_reversi::Reversi;
 use ply_tools::engines::dxp::DxpCodec;
 use ply_tools::engines::hub::HubCodec;
-use ply_tools::engines::jsonl::JsonlCodec;
+use ply_tools::engines::jsonl::{JsonlCodec, OtherBoards};
 use ply_tools::engines::nboard::NBoardCodec;
 use ply_tools::error::ToolError;
 use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry};
@@ -110,24 +109,53 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .opening_book(ply_draughts::book::opening_book)
 }
 
-/// English checkers in the JSON-lines protocol of `english_checkers play` (the seed's board
-/// rows and colour; a move as the squares it visits).
+/// English checkers in the JSON-lines protocol of `english_checkers moves` and `play` (the
+/// seed's board rows and colour; a move as the squares it visits), both ways: boards are read
+/// under the rules of the server's game, and the seed's boards with pieces on both colours of
+/// square are answered as two boards.
+///
+/// ```
+/// use ply_checkers::{EnglishCheckers, Rules};
+/// use ply_tools::engines::jsonl;
+///
+/// let game = EnglishCheckers::new(8, Rules::Deepomatic)?;
+/// let line = r#"{"board": ["________","__b_b___","_w______","______b_","_______b","________","________","________"], "color": "w"}"#;
+/// let reply = jsonl::answer_moves(line, &game, ply_bundle::checkers_jsonl_codec());
+/// assert_eq!(reply, "[[[2,1],[0,3],[2,5]]]");
+/// # Ok::<(), ply_checkers::Error>(())
+/// ```
 pub fn checkers_jsonl_codec() -> JsonlCodec<EnglishCheckers> {
+    use ply_checkers::seed;
     JsonlCodec {
         request: |game, state| {
-            let color = if game.to_move(state) == ply::Player::FIRST { 'b' } else { 'w' };
-            Ok((ply_checkers::seed::board_rows(game, state), color))
+            Ok((seed::board_rows(game, state), seed::color_to_move(game, state)))
         },
         parse_path: |game, state, path| {
-            let mut moves = ply::MoveList::new();
-            game.generate_moves(state, &mut moves);
-            let matches = |mv: &&ply_checkers::Move| {
-                let squares: Vec<(usize, usize)> =
-                    game.path(state, **mv).into_iter().map(|sq| game.coords(sq)).collect();
-                squares == path
-            };
-            moves.iter().find(matches).copied().ok_or_else(|| format!("illegal move {path:?}"))
+            seed::find_move(game, state, path)
+                .ok_or_else(|| ToolError::Invalid(format!("illegal move {path:?}")))
         },
+        read_board: |game, board, color| {
+            seed::parse_board(board, color, game.rules()).map_err(ToolError::invalid)
+        },
+        legal_paths: |game, state| Ok(seed::legal_paths(game, state)),
+        other_boards: Some(OtherBoards {
+            moves: |game, board, color| {
+                if !seed::is_split(board, color, game.rules()) {
+                    return Ok(None);
+                }
+                seed::allowed_moves_with(game.rules(), board, color)
+                    .map(Some)
+                    .map_err(ToolError::invalid)
+            },
+            play: |game, board, color, budget| {
+                if !seed::is_split(board, color, game.rules()) {
+                    return Ok(None);
+                }
+                seed::play_budget(game.rules(), board, color, budget)
+                    .map(Some)
+                    .map_err(ToolError::failed)
+            },
+        }),
     }
 }
 

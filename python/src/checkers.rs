@@ -1,7 +1,7 @@
 //! The Deepomatic challenge's API (`ply_games.checkers`): boards as lists of row strings,
 //! moves as lists of visited `(row, col)` squares, with the rules of
 //! [`ply_checkers::seed`] and the error messages of its JSON-lines mode
-//! (`ply_checkers::jsonl`).
+//! (`ply_tools::engines::jsonl`).
 //!
 //! A board is N strings of N characters (any even N from 4 to 16), row 0 (Black's side)
 //! first: `_` empty, `b`/`B` a black man/king, `w`/`W` a white man/king. The colour to move
@@ -159,7 +159,9 @@ pub fn play_until<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_checkers::jsonl;
+    use ply::search::Agent;
+    use ply_checkers::EnglishCheckers;
+    use ply_tools::engines::jsonl::{self, PlayServer};
 
     const EXAMPLE_1: [&str; 8] = [
         "________", "__b_____", "_w_w____", "________", "_w______", "_____b__", "____w___",
@@ -174,7 +176,19 @@ mod tests {
     fn json_error(board: &[&str], color: &str, play: bool) -> Option<String> {
         let line = format!(r#"{{"board": {board:?}, "color": {color:?}}}"#);
         let time = play.then_some(Duration::from_millis(10));
-        let reply = jsonl::answer(&line, Rules::Deepomatic, time);
+        let game = EnglishCheckers::new(8, Rules::Deepomatic).unwrap();
+        let codec = ply_bundle::checkers_jsonl_codec();
+        let reply = match time {
+            None => jsonl::answer_moves(&line, &game, codec),
+            Some(time) => {
+                let build = Box::new(|game: &EnglishCheckers| {
+                    let engine: Box<dyn Agent<EnglishCheckers> + Send> =
+                        Box::new(ply_checkers::engine::engine(game.rules()));
+                    Ok(engine)
+                });
+                PlayServer::new(game, codec, time, build).answer(&line)
+            }
+        };
         let prefix = r#"{"error":""#;
         reply.strip_prefix(prefix).map(|rest| {
             // The JSON string back to text (the messages here escape only quotes).

@@ -5,7 +5,7 @@
 //! - [`checkers`]: the Deepomatic challenge's `allowed_moves(board, color)` and
 //!   `play(board, color)` on boards given as row strings, a drop-in for the challenge
 //!   harness's `ai` module, with the error messages of the JSON-lines mode
-//!   (`ply_checkers::jsonl`);
+//!   (`ply_tools::engines::jsonl`);
 //! - [`games`]: every game of a registry ([`ply_bundle::registry`], or a crate's own given
 //!   to [`games::use_registry`]) behind one type-erased interface in the spirit of
 //!   OpenSpiel's Python API ([`ply_tools::dynamic`]): load a game by name and options, list

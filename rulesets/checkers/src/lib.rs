@@ -63,8 +63,6 @@ pub mod engine;
 mod error;
 pub mod eval;
 pub mod features;
-#[cfg(feature = "json")]
-pub mod jsonl;
 mod movegen;
 mod moves;
 pub mod net;

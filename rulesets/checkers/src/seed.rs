@@ -89,6 +89,37 @@ pub fn board_rows(game: &EnglishCheckers, state: &CheckersState) -> Vec<String> 
         .collect()
 }
 
+/// The colour to move in `state` as the seed writes it: `'b'` or `'w'`.
+pub fn color_to_move(game: &EnglishCheckers, state: &CheckersState) -> char {
+    use ply::Game;
+    if game.to_move(state) == ply::Player::FIRST {
+        'b'
+    } else {
+        'w'
+    }
+}
+
+/// Every legal move of `state` with the `(row, col)` squares it visits, in generation order.
+pub fn legal_paths(game: &EnglishCheckers, state: &CheckersState) -> Vec<(crate::Move, Path)> {
+    let coords = |path: Vec<usize>| path.into_iter().map(|sq| game.coords(sq)).collect();
+    game.moves_with_paths(state).into_iter().map(|(mv, path)| (mv, coords(path))).collect()
+}
+
+/// The legal move of `state` that visits exactly the squares of `path`, if there is one.
+pub fn find_move(
+    game: &EnglishCheckers,
+    state: &CheckersState,
+    path: &[(usize, usize)],
+) -> Option<crate::Move> {
+    legal_paths(game, state).into_iter().find(|(_, p)| p == path).map(|(mv, _)| mv)
+}
+
+/// Whether [`parse_board`] refuses `board` for a piece on a light square: one of the seed's
+/// boards that the other functions of this module play as two boards.
+pub fn is_split<S: AsRef<str>>(board: &[S], color: char, rules: Rules) -> bool {
+    matches!(parse_board(board, color, rules), Err(BoardError::LightSquare { .. }))
+}
+
 /// A seed board split by square colour: the dark-square pieces as a state, and the
 /// light-square pieces as a state of the board mirrored left to right.
 struct SplitBoard {

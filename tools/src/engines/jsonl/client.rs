@@ -1,56 +1,17 @@
-//! A JSON-lines client: an external engine that speaks the protocol of
-//! `english_checkers play` (the Deepomatic challenge's `play(board, color)` as one request line
-//! `{"board": [...], "color": "b", "time_ms": N}` and one answer line, the move as the list
-//! of `[row, col]` squares it visits, or `{"error": "..."}`), as an [`Agent`] for any game with
-//! a [`JsonlCodec`]. ply's own `english_checkers play` and any engine wrapped in the same
-//! protocol (Cake's `cake_play.py`) become arena agents: `jsonl:time=100ms,cmd=COMMAND`.
+//! The JSON-lines client: an external engine that speaks the protocol (the Deepomatic
+//! challenge's `play(board, color)` as one request line `{"board": [...], "color": "b",
+//! "time_ms": N}` and one answer line, the move as the list of `[row, col]` squares it visits,
+//! or `{"error": "..."}`), as an [`Agent`] for any game with a [`JsonlCodec`]. ply's own
+//! `english_checkers play` and any engine wrapped in the same protocol (Cake's
+//! `cake_play.py`) become arena agents: `jsonl:time=100ms,cmd=COMMAND`.
 
 use std::time::{Duration, Instant};
 
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
 use ply::Game;
 
+use super::JsonlCodec;
 use crate::engines::process::{EngineProcess, Transport};
-
-/// Reads an answer's squares as a legal move of a position.
-pub type PathReader<G> =
-    fn(&G, &<G as Game>::State, &[(usize, usize)]) -> Result<<G as Game>::Move, String>;
-
-/// Writes a position as the protocol's board rows and colour to move.
-pub type BoardWriter<G> =
-    fn(&G, &<G as Game>::State) -> crate::error::ToolResult<(Vec<String>, char)>;
-
-/// How a game's positions and moves read in the JSON-lines protocol.
-pub struct JsonlCodec<G: Game> {
-    /// The board rows (`_ b B w W`, row 0 first) and the colour to move (`b` or `w`).
-    pub request: BoardWriter<G>,
-    /// Reads the answer's `(row, col)` squares as a legal move.
-    pub parse_path: PathReader<G>,
-}
-
-impl<G: Game> Clone for JsonlCodec<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<G: Game> Copy for JsonlCodec<G> {}
-
-/// The JSON-lines protocol as agent specs see it: `jsonl:[time=T,]cmd=COMMAND`.
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "jsonl",
-    summary: "external engine speaking english_checkers play's JSON lines",
-    keys: &["time", "book", "seed", "cmd"],
-    required: "cmd",
-};
-
-impl<G: Game + 'static> super::EngineCodec<G> for JsonlCodec<G> {
-    const PROTOCOL: &'static super::Protocol = &PROTOCOL;
-
-    fn client(self, to: super::Connection<'_>) -> Box<dyn Agent<G> + Send> {
-        Box::new(JsonlClient::new(to.cmd.unwrap_or(""), self))
-    }
-}
 
 /// The time per move when the budget gives none.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
@@ -84,7 +45,9 @@ impl<G: Game> JsonlClient<G> {
                 .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
             self.process = Some(Box::new(p));
         }
-        let t = self.process.as_mut().expect("started above");
+        let Some(t) = self.process.as_mut() else {
+            return Err(format!("`{}` is not running", self.command));
+        };
         let (board, color) = (self.codec.request)(game, state)?;
         let time = budget.time.unwrap_or(DEFAULT_TIME);
         let request = serde_json::json!({
