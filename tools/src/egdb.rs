@@ -4,7 +4,7 @@
 //! `egdb verify` checks sampled positions move by move.
 //!
 //! A game gets the command by registering its index ([`crate::registry::GameEntry::endgame`]);
-//! the engines then take `egdb=on|off|DIR` in their spec. [`main`] is the whole program
+//! the engines then take `egdb=on|off|DIR` in their spec. [`crate::cli::egdb_main`] is the whole program
 //! over a registry.
 
 use std::io::{IsTerminal, Write};

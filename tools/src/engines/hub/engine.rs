@@ -358,7 +358,7 @@ pub(crate) fn info_line<G: Game>(
     info_fields(game, codec, report.depth, report.value, report.nodes, report.elapsed, &report.pv)
 }
 
-/// The `info` line from its parts (see [`info_line`]).
+/// The `info` line from its parts (see `info_line`).
 pub fn info_fields<G: Game>(
     game: &G,
     codec: HubCodec<G>,
