@@ -25,9 +25,11 @@ use ply_tools::registry::GameOptions;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The engines' evaluation: standard or discs.
-    #[arg(long, default_value = "standard", value_name = "EVAL")]
-    eval: Evaluation,
+    /// The engines' evaluation, for engine specs without `eval=`: learned (the default, fitted
+    /// on Othello), standard (hand-set) or discs (disc count); the game's own scoring
+    /// (`hint` without a search, the board) uses standard unless this says discs.
+    #[arg(long, default_value = "learned", value_name = "EVAL")]
+    eval: String,
     #[command(flatten)]
     play: PlayArgs,
     /// The board size and number of players, as `--size N --players P`.
@@ -57,19 +59,23 @@ fn main() -> ExitCode {
         return nboard(name, *ponder);
     }
     let entry = ply_bundle::reversi();
+    let own = match cli.eval.as_str() {
+        "discs" => Evaluation::Discs,
+        _ => Evaluation::Standard,
+    };
     let game: Reversi = match entry.build(&cli.options) {
-        Ok(g) => g.with_evaluation(cli.eval),
+        Ok(g) => g.with_evaluation(own),
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    run_program(
-        &game,
-        &cli.play,
-        entry.info().play_defaults(&cli.options),
-        &entry.kit_for(&game, &cli.options),
-    )
+    let mut kit = entry.kit_for(&game, &cli.options);
+    if let Err(e) = kit.set_default_evaluator(&cli.eval) {
+        eprintln!("error: --eval: {e}");
+        return ExitCode::FAILURE;
+    }
+    run_program(&game, &cli.play, entry.info().play_defaults(&cli.options), &kit)
 }
 
 /// The NBoard engine: one command per line on stdin, answers on stdout. The search keeps its

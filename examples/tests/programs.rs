@@ -317,6 +317,29 @@ fn engines_play_from_the_book_unless_told_no_book() {
     std::fs::remove_dir_all(&dir).expect("removing the temporary directory");
 }
 
+/// `reversi --eval` picks the evaluation of engine specs without `eval=`: disc counts with
+/// `discs` (3 discs ahead after d3), the learned one by default; an unknown name is refused
+/// with the list.
+#[test]
+fn reversi_eval_chooses_the_engines_evaluation() {
+    let game = |eval: &str| {
+        let args = ["--eval", eval, "--human", "none", "--engine", "alphabeta:depth=3"];
+        run("reversi", &args, "")
+    };
+    let discs = game("discs");
+    assert!(discs.success, "{}", discs.stderr);
+    let first = discs.stdout.lines().find(|l| l.contains("1. Black plays")).unwrap_or("");
+    assert!(first.contains("score +3 "), "{}", discs.stdout);
+    let learned = game("learned");
+    let first = learned.stdout.lines().find(|l| l.contains("1. Black plays")).unwrap_or("");
+    assert!(learned.success && !first.contains("score +3 "), "{}", learned.stdout);
+    let bad = game("nope");
+    assert!(!bad.success);
+    assert!(bad
+        .stderr
+        .contains("unknown evaluation \"nope\"; this game has: standard, discs, learned"));
+}
+
 /// The contest replay scores the oracle benchmark, which predicts every opponent move from
 /// the true weights, and refuses a bad contestant option.
 #[test]

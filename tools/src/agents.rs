@@ -251,6 +251,22 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         self.engines.iter().any(|(n, _)| *n == name)
     }
 
+    /// Makes the added evaluation `name` the default, what a spec without `eval=` searches
+    /// with (a program's `--eval` option).
+    ///
+    /// # Errors
+    /// [`SpecError::UnknownEvaluator`] if no evaluation was added under `name`.
+    pub fn set_default_evaluator(&mut self, name: &str) -> Result<(), SpecError> {
+        if !self.evaluators.iter().any(|(n, _)| n == name) {
+            return Err(SpecError::UnknownEvaluator {
+                name: name.to_string(),
+                known: self.evaluator_names().join(", "),
+            });
+        }
+        self.default_eval = Some(name.to_string());
+        Ok(())
+    }
+
     /// The names of the added evaluations, in the order added.
     pub fn evaluator_names(&self) -> Vec<&str> {
         self.evaluators.iter().map(|(n, _)| n.as_str()).collect()
@@ -499,5 +515,10 @@ mod tests {
             assert_eq!(value(&kit, text), Value::Heuristic(5.0), "{text}");
         }
         assert_eq!(value(&kit, "alphabeta:depth=2,eval=seven"), Value::Heuristic(7.0));
+        kit.set_default_evaluator("seven").unwrap();
+        assert_eq!(value(&kit, "alphabeta:depth=2"), Value::Heuristic(7.0));
+        let e = kit.set_default_evaluator("eight").unwrap_err();
+        assert_eq!(e.to_string(), "unknown evaluation \"eight\"; this game has: seven, five");
+        assert_eq!(kit.default_evaluator(), Some("seven"));
     }
 }
