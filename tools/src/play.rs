@@ -953,7 +953,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                 let state = session.record.state();
                 let chosen = match read_input(game, state, &text) {
                     Ok(Input::Move(mv)) => mv,
-                    Ok(Input::Go) => match session.suggest() {
+                    Ok(Input::Go) => match session.suggest_live(config.live, &who, out) {
                         Ok(report) => {
                             let by = format!("{who} (engine)");
                             let book = kit.book_for(session.helper()).ok().flatten();
@@ -970,7 +970,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                         }
                     },
                     Ok(Input::Hint) => {
-                        match session.suggest() {
+                        match session.suggest_live(config.live, "hint:", out) {
                             Ok(report) => {
                                 let book = kit.book_for(session.helper()).ok().flatten();
                                 let line = match from_book(book.as_deref(), game, state, &report) {
@@ -1199,6 +1199,7 @@ fn assist<G: Notation + Sync + 'static>(
     spec: &AgentSpec,
     seed: u64,
     kit: &AgentKit<G>,
+    live: Option<(&str, &mut dyn Write)>,
 ) -> Result<SearchReport<G::Move>, String> {
     let game = record.game();
     let mut legal = MoveList::new();
@@ -1212,7 +1213,15 @@ fn assist<G: Notation + Sync + 'static>(
         .map_err(|e| format!("engine {spec}: {e}"))?;
     agent.new_game();
     let position = Position::with_history(record.state(), record.hashes());
-    agent.choose(game, position, &spec.budget()).map_err(|e| format!("engine {spec}: {e}"))
+    let budget = spec.budget();
+    let searched = match live {
+        Some((who, mut out)) => {
+            search_showing_time(game, position, &mut agent, &budget, who, &mut out)
+                .map_err(|e| format!("output: {e}"))?
+        }
+        None => agent.choose(game, position, &budget),
+    };
+    searched.map_err(|e| format!("engine {spec}: {e}"))
 }
 
 /// Applies `change` to `spec` if its algorithm takes that limit; false if it does not.

@@ -208,7 +208,22 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     /// # Errors
     /// An engine spec that does not build, or a search that fails.
     pub fn suggest(&self) -> ToolResult<SearchReport<G::Move>> {
-        Ok(assist(&self.record, self.helper(), self.seed, &self.kit)?)
+        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, None)?)
+    }
+
+    /// [`Session::suggest`], with (`live`) a status line on `out` while the engine thinks,
+    /// labelled `who`, as for an engine's own move.
+    ///
+    /// # Errors
+    /// As [`Session::suggest`], and failed output.
+    pub fn suggest_live(
+        &self,
+        live: bool,
+        who: &str,
+        out: &mut impl Write,
+    ) -> ToolResult<SearchReport<G::Move>> {
+        let live = live.then_some((who, out as &mut dyn Write));
+        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, live)?)
     }
 
     /// The spec that answers `hint` and `go` for the seat to move.
@@ -375,6 +390,32 @@ mod tests {
             live: false,
         };
         Session::new(&TicTacToe, TicTacToe.initial_state(), &config, kit).unwrap()
+    }
+
+    /// `hint` and `go` show the same live line as an engine's own move, then clear it.
+    #[test]
+    fn suggestions_show_a_live_line_while_the_engine_thinks() {
+        let game = ply::games::ConnectFour::standard();
+        let config = PlayConfig {
+            seats: vec![Seat::Human, Seat::Human],
+            seed: 1,
+            color: false,
+            names: Vec::new(),
+            echo: false,
+            ponder: false,
+            assistant: "alphabeta:time=300ms".parse().unwrap(),
+            live: true,
+        };
+        let kit = AgentKit::default();
+        let s = Session::new(&game, game.initial_state(), &config, &kit).unwrap();
+        let mut out = Vec::new();
+        s.suggest_live(true, "hint:", &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("\rhint: thinking"), "{text:?}");
+        assert!(text.ends_with('\r'), "the line is cleared: {text:?}");
+        let mut quiet = Vec::new();
+        s.suggest_live(false, "hint:", &mut quiet).unwrap();
+        assert!(quiet.is_empty());
     }
 
     #[test]
