@@ -625,6 +625,22 @@ pub trait Notation: Game {
         self.format_state(state)
     }
 
+    /// The position as a grid of cells for a graphical front end (see [`crate::diagram`]),
+    /// or `None` (the default) for a game that has no grid: a front end then shows
+    /// [`Notation::render`]'s text and lists the moves.
+    fn diagram(&self, state: &Self::State) -> Option<crate::diagram::Diagram> {
+        let _ = state;
+        None
+    }
+
+    /// The cells of [`Notation::diagram`] that `mv`, a legal move of `state`, visits, in
+    /// order: where it starts, each landing, where it ends (one cell for a drop, none for a
+    /// pass). The default, for games without a diagram, is none.
+    fn move_cells(&self, state: &Self::State, mv: Self::Move) -> Vec<usize> {
+        let _ = (state, mv);
+        Vec::new()
+    }
+
     /// A whole game as a file: the start position `start` and the legal sequence `moves`, in
     /// the record format players of this game exchange (PDN for draughts games, GGF for
     /// Othello). The default is ply's own text, [`record::write_text`](crate::record::write_text).

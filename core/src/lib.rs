@@ -42,6 +42,7 @@
 
 pub mod arena;
 pub mod book;
+pub mod diagram;
 pub mod endgame;
 pub mod eval;
 pub mod fen;
