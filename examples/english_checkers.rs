@@ -24,6 +24,7 @@ use ply_tools::error::ToolError;
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
 use ply_tools::spec::AgentSpec;
+use ply_tools::web::ServeArgs;
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
 #[derive(Parser, Debug)]
@@ -48,6 +49,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
+    /// stops it).
+    Serve(Box<ServeArgs>),
     /// Read {"board": [...], "color": "b"} lines; write each position's legal moves.
     Moves {
         /// The rules: deepomatic or standard.
@@ -116,6 +120,9 @@ fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let served = match cli.command {
+        Some(Command::Serve(args)) => {
+            return ply_tools::web::serve_entry(ply_bundle::english_checkers(), &args)
+        }
         Some(Command::Moves { rules }) => match serve_moves(rules) {
             Ok(served) => Some(served),
             Err(e) => {

@@ -25,6 +25,7 @@ use ply_tools::engines::hub::engine::info_fields;
 use ply_tools::engines::hub::{serve, HubEngine};
 
 use ply_tools::play::{run_program, PlayArgs};
+use ply_tools::web::ServeArgs;
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
@@ -46,6 +47,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
+    /// stops it).
+    Serve(Box<ServeArgs>),
     /// Speak the Hub protocol (version 2, as Scan) on stdin and stdout.
     Hub {
         /// Transposition table size in MiB.
@@ -147,6 +151,9 @@ fn dxp_mode(listen: &str, tt_mb: usize) -> ExitCode {
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
+    if let Some(Command::Serve(args)) = &cli.command {
+        return ply_tools::web::serve_entry(ply_bundle::international_draughts(), args);
+    }
     if let Some(Command::Hub { tt_mb }) = cli.command {
         return hub_mode(tt_mb);
     }

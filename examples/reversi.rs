@@ -18,6 +18,7 @@ use ply_reversi::{Evaluation, Reversi};
 use ply_tools::engines::nboard::{serve, NBoardEngine, Pondering};
 use ply_tools::play::{run_program, PlayArgs};
 use ply_tools::registry::GameOptions;
+use ply_tools::web::ServeArgs;
 
 /// Reversi (Othello) for 2 to 4 players.
 #[derive(Parser, Debug)]
@@ -39,6 +40,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
+    /// stops it).
+    Serve(Box<ServeArgs>),
     /// Speak the NBoard protocol on stdin/stdout (2 players, 8x8).
     Nboard {
         /// The name announced to the GUI.
@@ -55,6 +59,9 @@ enum Command {
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let cli = Cli::parse();
+    if let Some(Command::Serve(args)) = &cli.command {
+        return ply_tools::web::serve_entry(ply_bundle::reversi(), args);
+    }
     if let Some(Command::Nboard { name, ponder }) = &cli.command {
         return nboard(name, *ponder);
     }

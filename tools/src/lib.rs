@@ -53,3 +53,4 @@ pub mod shard;
 pub mod spec;
 pub mod tune;
 pub mod units;
+pub mod web;

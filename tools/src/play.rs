@@ -68,8 +68,9 @@ use ply::{Game, MoveList, Notation, Outcome, Player, Record};
 use crate::agents::AgentKit;
 use crate::error::ToolResult;
 
+pub mod analysis;
 mod commands;
-mod display;
+pub(crate) mod display;
 pub mod session;
 
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
@@ -1200,6 +1201,7 @@ fn assist<G: Notation + Sync + 'static>(
     seed: u64,
     kit: &AgentKit<G>,
     live: Option<(&str, &mut dyn Write)>,
+    watch: Option<&session::Watch>,
 ) -> Result<SearchReport<G::Move>, String> {
     let game = record.game();
     let mut legal = MoveList::new();
@@ -1213,7 +1215,10 @@ fn assist<G: Notation + Sync + 'static>(
         .map_err(|e| format!("engine {spec}: {e}"))?;
     agent.new_game();
     let position = Position::with_history(record.state(), record.hashes());
-    let budget = spec.budget();
+    let budget = match watch {
+        Some(watch) => watch.arm(spec.budget()),
+        None => spec.budget(),
+    };
     let searched = match live {
         Some((who, mut out)) => {
             search_showing_time(game, position, &mut agent, &budget, who, &mut out)

@@ -86,6 +86,21 @@ pub struct GameEntry<G: Game> {
     pub kit: AgentKit<G>,
 }
 
+impl<G: Game> Clone for GameEntry<G> {
+    fn clone(&self) -> Self {
+        GameEntry {
+            info: self.info.clone(),
+            build: self.build.clone(),
+            fit: self.fit.clone(),
+            codec: self.codec,
+            trainer: self.trainer.clone(),
+            egdb: self.egdb.clone(),
+            opening_book: self.opening_book.clone(),
+            kit: self.kit.clone(),
+        }
+    }
+}
+
 impl<G: ToolGame> GameEntry<G> {
     /// A game called `name` (the command-line name: lower case, `-` between words), built by
     /// `build` from the options. It accepts no option until [`GameEntry::accepts`] says so.
@@ -285,6 +300,9 @@ pub trait RegisteredGame: Send + Sync {
     /// The name, options and help.
     fn info(&self) -> &GameInfo;
 
+    /// A copy of this entry (entries share their tables and books).
+    fn clone_entry(&self) -> Box<dyn RegisteredGame>;
+
     /// The game built from `options`, with its agent kit, behind the type-erased interface
     /// of [`crate::dynamic`] (the Python package loads every game this way).
     ///
@@ -294,6 +312,17 @@ pub trait RegisteredGame: Send + Sync {
         &self,
         options: &GameOptions,
     ) -> Result<std::sync::Arc<dyn crate::dynamic::DynGame>, RegistryError>;
+
+    /// The game built from `options` for the web board (see [`crate::web`]), its engine
+    /// seats given `engine` or the game's own engine.
+    ///
+    /// # Errors
+    /// An option the game does not take, or a value it refuses.
+    fn web(
+        &self,
+        options: &GameOptions,
+        engine: Option<&AgentSpec>,
+    ) -> crate::error::ToolResult<std::sync::Arc<dyn crate::web::game::WebGame>>;
 
     /// Runs `perft` (see [`crate::perft`]).
     ///
@@ -362,6 +391,10 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         &self.info
     }
 
+    fn clone_entry(&self) -> Box<dyn RegisteredGame> {
+        Box::new(self.clone())
+    }
+
     fn load(
         &self,
         options: &GameOptions,
@@ -371,6 +404,26 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         // line.
         let kit = self.kit_for(&game, options);
         Ok(crate::dynamic::erase(game, kit, self.info.clone(), options))
+    }
+
+    fn web(
+        &self,
+        options: &GameOptions,
+        engine: Option<&AgentSpec>,
+    ) -> ToolResult<std::sync::Arc<dyn crate::web::game::WebGame>> {
+        let game = self.build(options)?;
+        let kit = self.kit_for(&game, options);
+        let engine = match engine {
+            Some(spec) => spec.clone(),
+            None => self.info.engines_for(options).0.parse()?,
+        };
+        let args = options.to_args();
+        let title = match args.is_empty() {
+            true => self.info.summary.clone(),
+            false => format!("{} ({})", self.info.summary, args.trim()),
+        };
+        let names = &self.info.seat_names;
+        Ok(crate::web::game::erase(game, kit, &self.info.name, &title, names, engine))
     }
 
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()> {
@@ -486,6 +539,12 @@ pub struct Registry {
     games: Vec<Box<dyn RegisteredGame>>,
 }
 
+impl Clone for Registry {
+    fn clone(&self) -> Self {
+        Registry { games: self.games.iter().map(|g| g.clone_entry()).collect() }
+    }
+}
+
 impl Registry {
     /// An empty registry.
     pub fn new() -> Self {
@@ -497,6 +556,11 @@ impl Registry {
         self.games.retain(|g| g.info().name != entry.info.name);
         self.games.push(Box::new(entry));
         self
+    }
+
+    /// Every game, in the order added, for a program that keeps them (the web board).
+    pub fn into_games(self) -> Vec<Box<dyn RegisteredGame>> {
+        self.games
     }
 
     /// The names of the games, in the order added.

@@ -29,6 +29,7 @@ use crate::play::PlayArgs;
 use crate::registry::{GameEntry, RegisteredGame, Registry};
 use crate::spec::accepted;
 use crate::tune::TuneCommand;
+use crate::web::{ServeArgs, ServeCommand};
 
 /// Count the leaves of a game's move tree to each depth.
 #[derive(Parser, Debug)]
@@ -44,8 +45,10 @@ struct PerftCli {
 
 /// Play a game in the terminal against ply's engines, or watch engines play.
 #[derive(Parser, Debug)]
-#[command(name = "play")]
+#[command(name = "play", args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct PlayCli {
+    #[command(subcommand)]
+    command: Option<PlayCommand>,
     /// The game (see the list below).
     #[arg(long)]
     game: String,
@@ -53,6 +56,21 @@ struct PlayCli {
     play: PlayArgs,
     #[command(flatten)]
     options: GameOptions,
+}
+
+/// What `play` does instead of a terminal game.
+#[derive(clap::Subcommand, Debug)]
+enum PlayCommand {
+    /// Play in a browser: a local web server on 127.0.0.1 offering every game (the address
+    /// is printed; Ctrl-C stops it).
+    Serve {
+        /// The game the page starts with, built with the options below (the others take
+        /// their defaults).
+        #[arg(long)]
+        game: Option<String>,
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
 }
 
 /// Build, list, probe and verify endgame databases of a registered game.
@@ -184,6 +202,13 @@ pub fn perft_main(registry: &Registry) -> ExitCode {
 pub fn play_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
     let cli: PlayCli = parse(format!("Agents:\n{}\n\n{}", accepted(), registry.help()));
+    if let Some(PlayCommand::Serve { game, serve }) = cli.command {
+        let first = game.unwrap_or_else(|| registry.names()[0].to_string());
+        if let Err(e) = registry.get(&first) {
+            return fail(e);
+        }
+        return crate::web::serve_registry(registry.clone(), &first, &serve);
+    }
     match registry.get(&cli.game) {
         Ok(game) => game.play(&cli.options, &cli.play),
         Err(e) => fail(e),
@@ -192,7 +217,10 @@ pub fn play_main(registry: &Registry) -> ExitCode {
 
 /// Play one game in the terminal against ply's engines, or watch engines play.
 #[derive(Parser, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 struct GameCli {
+    #[command(subcommand)]
+    command: Option<ServeCommand>,
     #[command(flatten)]
     play: PlayArgs,
     #[command(flatten)]
@@ -210,6 +238,9 @@ pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
         .after_help(format!("Game options: {}\n\nAgents:\n{}", info.options_help, accepted()))
         .get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some(ServeCommand::Serve(serve)) = &cli.command {
+        return crate::web::serve_entry(entry.clone(), serve);
+    }
     match entry.build(&cli.options) {
         Ok(game) => {
             let kit = entry.kit_for(&game, &cli.options);

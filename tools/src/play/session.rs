@@ -33,8 +33,10 @@
 //! ```
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-use ply::search::SearchReport;
+use ply::search::{Budget, Progress, SearchReport};
 use ply::{Notation, Player, Record};
 
 use super::{
@@ -44,6 +46,36 @@ use super::{
 use crate::agents::AgentKit;
 use crate::error::{ToolError, ToolResult};
 use crate::spec::AgentSpec;
+
+/// Where the searches of a [`Session`] publish what they find, and the flag that stops them:
+/// a front end that shows an engine thinking from another thread (the web board) keeps a
+/// clone and reads [`Progress::latest`] while the session searches.
+#[derive(Clone, Debug, Default)]
+pub struct Watch {
+    /// The latest iteration of the running search.
+    pub progress: Arc<Progress>,
+    /// Set to make the running search answer with its best move so far.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Watch {
+    /// `budget` publishing to this watch and stopped by its flag.
+    pub fn attach(&self, budget: Budget) -> Budget {
+        budget.with_progress(self.progress.clone()).with_stop(self.stop.clone())
+    }
+
+    /// Forgets the last search and lowers the stop flag, before a new search.
+    pub fn reset(&self) {
+        self.progress.clear();
+        self.stop.store(false, Ordering::Release);
+    }
+
+    /// [`Watch::reset`], then [`Watch::attach`].
+    pub(super) fn arm(&self, budget: Budget) -> Budget {
+        self.reset();
+        self.attach(budget)
+    }
+}
 
 /// A game in play: the record, who sits at each seat, the engines, and what `undo` took back.
 pub struct Session<'g, G: Notation + Sync + 'static> {
@@ -63,6 +95,8 @@ pub struct Session<'g, G: Notation + Sync + 'static> {
     /// The principal variation of the last engine search and the number of moves played
     /// before it, for the move a human is expected to play.
     pub(super) last_pv: Option<(usize, Vec<G::Move>)>,
+    /// Where searches publish their progress, if a front end watches them.
+    pub(super) watch: Option<Watch>,
 }
 
 impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
@@ -99,6 +133,7 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
             record: Record::new(game, start),
             redo: Vec::new(),
             last_pv: None,
+            watch: None,
         })
     }
 
@@ -182,6 +217,9 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         let seat = self.seat_to_move();
         let who = self.names[seat].clone();
         let played = self.record.moves().len();
+        if let Some(watch) = &self.watch {
+            watch.reset();
+        }
         let report =
             engine_move(&mut self.record, &mut self.engines, seat, &who, pondered, live, out)?;
         note_played(&mut self.redo, report.best_move);
@@ -208,7 +246,7 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     /// # Errors
     /// An engine spec that does not build, or a search that fails.
     pub fn suggest(&self) -> ToolResult<SearchReport<G::Move>> {
-        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, None)?)
+        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, None, self.watch.as_ref())?)
     }
 
     /// [`Session::suggest`], with (`live`) a status line on `out` while the engine thinks,
@@ -223,7 +261,62 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         out: &mut impl Write,
     ) -> ToolResult<SearchReport<G::Move>> {
         let live = live.then_some((who, out as &mut dyn Write));
-        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, live)?)
+        Ok(assist(&self.record, self.helper(), self.seed, &self.kit, live, self.watch.as_ref())?)
+    }
+
+    /// Every search of this session (engine moves, `hint`, `go`) publishes to `watch` and
+    /// stops when its flag is raised.
+    pub fn watch(&mut self, watch: Watch) {
+        for engine in self.engines.iter_mut().flatten() {
+            engine.1 = watch.attach(engine.1.clone());
+        }
+        self.watch = Some(watch);
+    }
+
+    /// Seats `seat` with `who` (a person, or an engine built from its spec; a human seat's
+    /// `hint` then uses the spec the seat's engine had), keeping the game: the engines are
+    /// built again and follow the moves so far.
+    ///
+    /// # Errors
+    /// A seat out of range, or an engine spec that does not build; the session is then
+    /// unchanged.
+    pub fn set_seat(&mut self, seat: usize, who: Seat) -> ToolResult<()> {
+        if seat >= self.seats.len() {
+            let n = self.seats.len();
+            return Err(ToolError::Invalid(format!("no seat {seat}: this game has {n} seats")));
+        }
+        let mut seats = self.seats.clone();
+        seats[seat] = who;
+        let mut engines = build_engines(&seats, self.seed, &self.kit)
+            .map_err(|e| ToolError::Invalid(e.to_string()))?;
+        if let Seat::Engine(spec) = &seats[seat] {
+            self.helpers[seat] = spec.clone();
+        }
+        let moves = self.record.moves().to_vec();
+        self.record = replay(self.game, self.record.start(), &moves, &mut engines)
+            .expect("replaying moves that were legal");
+        self.seats = seats;
+        self.engines = engines;
+        if let Some(watch) = self.watch.clone() {
+            self.watch(watch);
+        }
+        self.last_pv = None;
+        Ok(())
+    }
+
+    /// Takes the game back to its first `plies` moves (a click on the move list): the moves
+    /// after them can be played again with [`Session::redo`]. Returns the number taken back.
+    pub fn take_back_to(&mut self, plies: usize) -> usize {
+        let moves = self.record.moves().to_vec();
+        if plies >= moves.len() {
+            return 0;
+        }
+        self.redo.clear();
+        self.redo.extend(moves[plies..].iter().rev());
+        self.record = replay(self.game, self.record.start(), &moves[..plies], &mut self.engines)
+            .expect("replaying moves that were legal");
+        self.last_pv = None;
+        moves.len() - plies
     }
 
     /// The spec that answers `hint` and `go` for the seat to move.
@@ -351,6 +444,44 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     pub fn read_game(&self, path: &str) -> ToolResult<(G::State, Vec<G::Move>)> {
         let text = crate::files::read_text(std::path::Path::new(path), crate::files::MAX_TEXT)?;
         self.game.read_record(&text).map_err(ToolError::invalid)
+    }
+
+    /// Reads a game from `text` (the game's record format, as [`Session::game_text`] writes
+    /// it) and continues it: the number of moves read.
+    ///
+    /// # Errors
+    /// Text that is not a game of this game; the game is then unchanged.
+    pub fn load_text(&mut self, text: &str) -> ToolResult<usize> {
+        let (start, moves) = self.game.read_record(text).map_err(ToolError::invalid)?;
+        self.resume(&start, &moves);
+        Ok(moves.len())
+    }
+
+    /// An analysis of the game so far by an engine built from `spec` (see
+    /// [`super::analysis`]); `progress(done, total)` is called before each search.
+    ///
+    /// # Errors
+    /// A spec that does not build or a search that fails.
+    pub fn analyse(
+        &self,
+        spec: &AgentSpec,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> ToolResult<Vec<super::analysis::MoveAnalysis<G::Move>>> {
+        let (start, moves) = (self.record.start(), self.record.moves());
+        super::analysis::analyse(
+            self.game,
+            start,
+            moves,
+            &self.kit,
+            spec,
+            self.watch.as_ref(),
+            progress,
+        )
+    }
+
+    /// The game this session plays.
+    pub fn game(&self) -> &'g G {
+        self.game
     }
 
     /// Continues the game `start` and `moves` (legal moves, as [`Session::read_game`] gives).
