@@ -14,7 +14,8 @@
 //! use ply::Player;
 //!
 //! let mut d = Diagram::new(2, 3);
-//! d.cells[d.index(1, 2)].piece = Some(Piece::new(Player::new(0), PieceKind::Disc));
+//! let cell = d.index(1, 2);
+//! d.cells[cell].piece = Some(Piece::new(Player::new(0), PieceKind::Disc));
 //! assert_eq!(d.cells.len(), 6);
 //! assert_eq!(d.cells[5].piece.unwrap().owner, Player::new(0));
 //! assert_eq!(d.cells[0], Cell::default());

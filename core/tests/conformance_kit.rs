@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use ply::diagram::Diagram;
 use ply::games::{CoinRow, ConnectFour, ThreeHeaps, TicTacToe, TurnOrder};
 use ply::testing::{assert_conforms, check_game, check_notation, Config, Rule};
 use ply::zobrist::mix64;
@@ -106,6 +107,8 @@ enum Bug {
     ParsePanics,
     AcceptsGarbage,
     ColourInPlainRender,
+    DiagramShape,
+    CellOffDiagram,
 }
 
 /// A three-player race: each turn adds 0 (a pass), 1 or 2 to a total; the game ends when the
@@ -300,6 +303,21 @@ impl Notation for Toy {
             text
         }
     }
+
+    /// One row of three cells, one per move (0, 1, 2), labelled with the moves.
+    fn diagram(&self, s: &ToyState) -> Option<Diagram> {
+        let mut d = Diagram::new(1, 3);
+        d.col_labels = ["0", "1", "2"].map(String::from).to_vec();
+        if self.bug == Bug::DiagramShape && s.total == 4 {
+            d.row_labels = vec!["1".into(), "2".into()];
+        }
+        Some(d)
+    }
+
+    fn move_cells(&self, s: &ToyState, mv: u8) -> Vec<usize> {
+        let off = usize::from(self.bug == Bug::CellOffDiagram && s.total == 5);
+        vec![usize::from(mv) + off]
+    }
 }
 
 /// The rule `check_game` then `check_notation` report for a toy with `bug`.
@@ -345,6 +363,8 @@ fn each_broken_toy_is_caught_with_its_rule() {
         (Bug::ParsePanics, Rule::Panic),
         (Bug::AcceptsGarbage, Rule::Malformed),
         (Bug::ColourInPlainRender, Rule::Render),
+        (Bug::DiagramShape, Rule::Diagram),
+        (Bug::CellOffDiagram, Rule::Diagram),
     ];
     for (bug, rule) in cases {
         assert_eq!(broken_rule(bug), Some(rule), "{bug:?}");

@@ -1,6 +1,7 @@
 //! Connect Four on a board of any size: the tutorial game of the guide's "Implementing a game"
 //! (`docs/implementing-a-game.md`), read top to bottom.
 
+use crate::diagram::{Diagram, Piece, PieceKind};
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 use crate::picture::{chip, Chip};
@@ -278,6 +279,26 @@ impl Notation for ConnectFour {
         }
         out + &(1..=self.cols).map(|c| format!(" {c}")).collect::<String>()
     }
+
+    /// The board as it stands, bottom row at the bottom, a [`PieceKind::Disc`] of its
+    /// player on every filled square, the columns labelled `1..=cols` as moves are written.
+    fn diagram(&self, state: &ConnectFourState) -> Option<Diagram> {
+        let mut d = Diagram::new(self.rows, self.cols);
+        d.col_labels = (1..=self.cols).map(|c| c.to_string()).collect();
+        for (r, c) in (0..self.rows).flat_map(|r| (0..self.cols).map(move |c| (r, c))) {
+            let disc = self.owner(state, c, r).map(|p| Piece::new(Player::new(p), PieceKind::Disc));
+            let cell = d.index(self.rows - 1 - r, c);
+            d.cells[cell].piece = disc;
+        }
+        Some(d)
+    }
+
+    /// The square where the dropped disc lands.
+    fn move_cells(&self, state: &ConnectFourState, col: u8) -> Vec<usize> {
+        let col = usize::from(col);
+        let height = usize::from(state.heights[col]).min(self.rows - 1);
+        vec![(self.rows - 1 - height) * self.cols + col]
+    }
 }
 
 #[cfg(test)]
@@ -440,6 +461,21 @@ mod tests {
         let picture = game.render(&state, Some(2), false);
         assert!(picture.ends_with("\n . . O x x . .\n 1 2 3 4 5 6 7"), "{picture}");
         assert!(game.render(&state, Some(2), true).contains(&chip(Chip::Yellow, "O")));
+    }
+
+    #[test]
+    fn diagram_stacks_discs_from_the_bottom() {
+        let game = ConnectFour::standard();
+        let state = play(&game, "44");
+        let d = game.diagram(&state).unwrap();
+        assert_eq!((d.rows, d.cols, d.col_labels[0].as_str()), (6, 7, "1"));
+        assert_eq!(d.cells[d.index(5, 3)].piece, Some(Piece::new(Player(0), PieceKind::Disc)));
+        assert_eq!(d.cells[d.index(4, 3)].piece, Some(Piece::new(Player(1), PieceKind::Disc)));
+        assert_eq!(d.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
+        // A drop lands on the lowest empty square of its column.
+        let start = game.initial_state();
+        assert_eq!(game.move_cells(&start, 0), [d.index(5, 0)]);
+        assert_eq!(game.move_cells(&state, 3), [d.index(3, 3)]);
     }
 
     /// Along seeded random games, every move key is below the key space, and almost every

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::diagram::{Diagram, Piece, PieceKind};
 use crate::endgame::EndgameIndex;
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
@@ -298,6 +299,24 @@ impl Notation for TicTacToe {
     fn render(&self, state: &TicTacToeState, _last: Option<u8>, _color: bool) -> String {
         state.to_string()
     }
+
+    /// The 3x3 grid as the squares are numbered (`a3` top left), `X` and `O` glyphs, chess
+    /// labels `a`..`c` and `3`..`1`.
+    fn diagram(&self, state: &TicTacToeState) -> Option<Diagram> {
+        let mut d = Diagram::new(3, 3).with_chess_labels();
+        for (sq, cell) in (0..9).zip(d.cells.iter_mut()) {
+            cell.piece = state.at(sq).map(|p| {
+                let glyph = if p == Player(0) { 'X' } else { 'O' };
+                Piece::new(p, PieceKind::Glyph(glyph))
+            });
+        }
+        Some(d)
+    }
+
+    /// The square marked: a square's index is its cell.
+    fn move_cells(&self, _state: &TicTacToeState, mv: u8) -> Vec<usize> {
+        vec![usize::from(mv)]
+    }
 }
 
 impl fmt::Display for TicTacToeState {
@@ -369,6 +388,21 @@ mod tests {
             let s = g.parse_state(board).unwrap();
             assert_eq!(g.parse_state(&g.format_state(&s)), Ok(s), "{board}");
         }
+    }
+
+    #[test]
+    fn diagram_shows_the_marks_where_the_notation_names_them() {
+        let g = TicTacToe;
+        let s = g.parse_state("x...o....").unwrap();
+        let d = g.diagram(&s).unwrap();
+        assert_eq!((d.rows, d.cols, d.cells.len()), (3, 3, 9));
+        assert_eq!((d.col_labels.join(""), d.row_labels.join("")), ("abc".into(), "321".into()));
+        assert_eq!(d.cells[0].piece, Some(Piece::new(Player(0), PieceKind::Glyph('X'))));
+        assert_eq!(d.cells[4].piece, Some(Piece::new(Player(1), PieceKind::Glyph('O'))));
+        assert_eq!(d.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
+        // c1 is the bottom right cell: column c, row 1.
+        let c1 = g.parse_move(&s, "c1").unwrap();
+        assert_eq!(g.move_cells(&s, c1), [d.index(2, 2)]);
     }
 
     /// Along seeded random games, every move key is below the key space, and almost every

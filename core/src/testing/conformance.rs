@@ -155,6 +155,10 @@ pub enum Rule {
     Malformed,
     /// Notation: rendering works, and without colour it is plain text.
     Render,
+    /// Notation: a [`Notation::diagram`] has `rows * cols` cells and as many column and row
+    /// labels as columns and rows (or none), and every cell of [`Notation::move_cells`] of a
+    /// legal move is one of its cells. Two moves may have the same cells.
+    Diagram,
 }
 
 impl fmt::Display for Rule {
@@ -177,6 +181,7 @@ impl fmt::Display for Rule {
             Rule::StateRoundTrip => "position notation round trip",
             Rule::Malformed => "malformed text is rejected",
             Rule::Render => "rendering",
+            Rule::Diagram => "diagram and move cells",
         })
     }
 }
@@ -290,9 +295,10 @@ pub fn check_game_with_notation<G: Notation>(
 /// Plays seeded random games and checks [`Notation`] at every state: every legal move
 /// formats and parses back to itself, the position formats and parses back to the same
 /// state (see [`Config::exact_state_round_trip`]), malformed text is an error and never a
-/// panic, and [`Notation::render`] works (plain text without colour). Failure messages show
-/// positions and moves in the notation, with the `Debug` form beside the values whose text is
-/// in question.
+/// panic, [`Notation::render`] works (plain text without colour), and a
+/// [`Notation::diagram`] holds its cells and every move's [`Notation::move_cells`]
+/// ([`Rule::Diagram`]). Failure messages show positions and moves in the notation, with the
+/// `Debug` form beside the values whose text is in question.
 ///
 /// # Errors
 /// The first [`Violation`] found, shrunk to a short line of moves.
@@ -762,6 +768,43 @@ fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<
             Rule::Render,
             format!("render without colour has escape codes: {plain:?}"),
         ));
+    }
+    check_diagram_at(ctx, &shown)
+}
+
+/// The [`Rule::Diagram`] checks at one state (`shown` as messages show it): the grid's shape
+/// and labels, and the cells of every legal move.
+fn check_diagram_at<G: Notation>(ctx: &Walk<'_, G>, shown: &str) -> Result<(), Fault> {
+    let (game, state) = (ctx.game, &ctx.state);
+    let Some(d) = guard(|| format!("diagram on {shown}"), || game.diagram(state))? else {
+        return Ok(());
+    };
+    let labels_fit = |labels: &[String], n: usize| labels.is_empty() || labels.len() == n;
+    if d.cells.len() != d.rows * d.cols
+        || !labels_fit(&d.col_labels, d.cols)
+        || !labels_fit(&d.row_labels, d.rows)
+    {
+        let detail = format!(
+            "the diagram of {shown} has {} cells, {} column labels and {} row labels for {} rows and {} columns",
+            d.cells.len(),
+            d.col_labels.len(),
+            d.row_labels.len(),
+            d.rows,
+            d.cols
+        );
+        return Err(fault(Rule::Diagram, detail));
+    }
+    for &mv in ctx.moves.iter() {
+        let cells =
+            guard(|| format!("move_cells {mv:?} on {shown}"), || game.move_cells(state, mv))?;
+        if let Some(&bad) = cells.iter().find(|&&c| c >= d.cells.len()) {
+            let detail = format!(
+                "move {} ({mv:?}) has cells {cells:?}, and {bad} is not one of the {} cells of the diagram of {shown}",
+                ctx.show_move(state, mv),
+                d.cells.len()
+            );
+            return Err(fault(Rule::Diagram, detail));
+        }
     }
     Ok(())
 }

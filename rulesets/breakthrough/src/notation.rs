@@ -1,6 +1,7 @@
 //! Text forms: moves (`a2-a3`, `b4xc5`), positions (rows of `W`, `B` and `.`, then the side to
 //! move) and the terminal picture of [`Notation::render`].
 
+use ply::diagram::{Diagram, Piece, PieceKind};
 use ply::picture::{chip, dim, mark, Chip};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
@@ -30,6 +31,12 @@ impl Breakthrough {
         let digits = text[1..].find(|c: char| !c.is_ascii_digit()).map_or(text.len(), |i| i + 1);
         let rank: usize = text[1..digits].parse().ok().filter(|r| (1..=self.rows()).contains(r))?;
         Some((((rank - 1) * self.cols() + col) as u8, &text[digits..]))
+    }
+
+    /// The cell of [`Notation::diagram`] that shows `square`: rank 1 at the bottom.
+    fn diagram_cell(&self, square: u8) -> usize {
+        let (col, row) = (usize::from(square) % self.cols(), usize::from(square) / self.cols());
+        (self.rows() - 1 - row) * self.cols() + col
     }
 
     /// The picture of one square for [`Notation::render`]: the pawn letter or `.`, in
@@ -162,5 +169,22 @@ impl Notation for Breakthrough {
         });
         let lines: Vec<&str> = lines.iter().map(|line| line.trim_end()).collect();
         lines.join("\n")
+    }
+
+    /// The board as [`Notation::render`] draws it, White (the first player) at the bottom:
+    /// a [`PieceKind::Man`] of its player on every pawn's square, files `a`.. along the
+    /// bottom and ranks numbered from 1 at the bottom, as squares are written.
+    fn diagram(&self, state: &BreakthroughState) -> Option<Diagram> {
+        let mut d = Diagram::new(self.rows(), self.cols()).with_chess_labels();
+        for square in 0..(self.rows() * self.cols()) as u8 {
+            let pawn = state.owner(square).map(|p| Piece::new(p, PieceKind::Man));
+            d.cells[self.diagram_cell(square)].piece = pawn;
+        }
+        Some(d)
+    }
+
+    /// The pawn's square, then the square it goes to.
+    fn move_cells(&self, _state: &BreakthroughState, mv: Move) -> Vec<usize> {
+        vec![self.diagram_cell(mv.from), self.diagram_cell(mv.to)]
     }
 }

@@ -174,3 +174,28 @@ Black (B) to move";
     assert!(picture.starts_with("16  B  B  B  B\n15 "), "{picture}");
     assert!(picture.contains("\n 1  W  W  W  W\n    a  b  c  d\n"), "{picture}");
 }
+
+#[test]
+fn the_diagram_has_white_at_the_bottom_and_chess_labels() {
+    use ply::diagram::{Piece, PieceKind};
+    use ply::Player;
+    let game = Breakthrough::new(5, 6).unwrap();
+    let state = game.initial_state();
+    let d = game.diagram(&state).unwrap();
+    assert_eq!((d.rows, d.cols), (6, 5));
+    assert_eq!(d.col_labels, ["a", "b", "c", "d", "e"]);
+    assert_eq!(d.row_labels, ["6", "5", "4", "3", "2", "1"]);
+    for (i, cell) in d.cells.iter().enumerate() {
+        let expected = match i / 5 {
+            0 | 1 => Some(Piece::new(Player::SECOND, PieceKind::Man)),
+            4 | 5 => Some(Piece::new(Player::FIRST, PieceKind::Man)),
+            _ => None,
+        };
+        assert_eq!(cell.piece, expected, "{i}");
+    }
+    // b2-c3: from row 2 (the fifth from the top) to row 3.
+    let mv = game.parse_move(&state, "b2-c3").unwrap();
+    let cells = game.move_cells(&state, mv);
+    assert_eq!(cells, [d.index(4, 1), d.index(3, 2)]);
+    assert_eq!(d.cells[cells[0]].piece.map(|p| p.owner), Some(Player::FIRST));
+}

@@ -22,6 +22,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+use ply::diagram::{Cell, Diagram, Piece as DiagramPiece, PieceKind, Shade};
 use ply::fen::{Fen, FenPiece};
 use ply::record::ReadRecordError;
 use ply::{Game, MoveList, Notation};
@@ -396,6 +397,23 @@ fn trim_end(out: &mut String) {
     }
 }
 
+/// The cell of [`Notation::diagram`] that shows dark square `sq`: the board turned half a
+/// turn from the notation's rows, so that Black (the first player) sits at the bottom.
+fn diagram_cell(game: &EnglishCheckers, sq: usize) -> usize {
+    let (row, col) = game.coords(sq);
+    let n = game.size();
+    (n - 1 - row) * n + (n - 1 - col)
+}
+
+/// The diagram's cell for a dark square: its piece and its square number.
+fn dark_cell(state: &CheckersState, sq: usize) -> Cell {
+    let piece = state.piece(sq).map(|p| {
+        let kind = if p.king { PieceKind::King } else { PieceKind::Man };
+        DiagramPiece::new(p.color.player(), kind)
+    });
+    Cell { shade: Shade::Dark, piece, label: Some((sq + 1).to_string()) }
+}
+
 impl Notation for EnglishCheckers {
     type Error = Error;
 
@@ -437,6 +455,26 @@ impl Notation for EnglishCheckers {
     /// text is the plain picture's.
     fn render(&self, state: &CheckersState, last_move: Option<Move>, color: bool) -> String {
         render(self, state, last_move, color)
+    }
+
+    /// The board seen from Black's side: the picture of [`Notation::render`] turned half a
+    /// turn, so that Black's men start on the bottom rows (square 1 at the bottom right).
+    /// Light and dark squares, men and kings, each dark square labelled with its number.
+    fn diagram(&self, state: &CheckersState) -> Option<Diagram> {
+        let n = self.size();
+        let mut d = Diagram::new(n, n);
+        for cell in d.cells.iter_mut() {
+            cell.shade = Shade::Light;
+        }
+        for sq in 0..self.squares() {
+            d.cells[diagram_cell(self, sq)] = dark_cell(state, sq);
+        }
+        Some(d)
+    }
+
+    /// The start square, every landing square of a capture, the end square.
+    fn move_cells(&self, state: &CheckersState, mv: Move) -> Vec<usize> {
+        self.path(state, mv).into_iter().map(|sq| diagram_cell(self, sq)).collect()
     }
 }
 

@@ -1,6 +1,7 @@
 //! Move notation, FEN and the board picture.
 
-use ply::{Game, MoveList, Notation};
+use ply::diagram::{Piece, PieceKind, Shade};
+use ply::{Game, MoveList, Notation, Player};
 use ply_checkers::{EnglishCheckers, Error, FenError, MoveError, MoveText, Rules, Setup};
 
 const START: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
@@ -268,4 +269,49 @@ fn show_pictures() {
     let m = g.parse_move(&s, "23x16").unwrap();
     g.apply(&mut s, m);
     println!("{}", g.render(&s, Some(m), true));
+}
+
+#[test]
+fn diagram_puts_black_at_the_bottom_with_square_numbers() {
+    let g = game();
+    let s = g.initial_state();
+    let d = g.diagram(&s).unwrap();
+    assert_eq!((d.rows, d.cols, d.cells.len()), (8, 8, 64));
+    for (i, cell) in d.cells.iter().enumerate() {
+        let (row, col) = (i / 8, i % 8);
+        let dark = (row + col) % 2 == 1;
+        assert_eq!(cell.shade, if dark { Shade::Dark } else { Shade::Light }, "{i}");
+        assert_eq!(cell.label.is_some(), dark, "{i}");
+        let expected = match row {
+            _ if !dark => None,
+            0..=2 => Some(Piece::new(Player::SECOND, PieceKind::Man)),
+            5..=7 => Some(Piece::new(Player::FIRST, PieceKind::Man)),
+            _ => None,
+        };
+        assert_eq!(cell.piece, expected, "{i}");
+    }
+    // Black's square 1 is at the bottom right, White's 32 at the top left.
+    assert_eq!(d.cells[d.index(7, 6)].label.as_deref(), Some("1"));
+    assert_eq!(d.cells[d.index(0, 1)].label.as_deref(), Some("32"));
+    let mv = g.parse_move(&s, "11-15").unwrap();
+    let cells = g.move_cells(&s, mv);
+    assert_eq!(cells.len(), 2);
+    assert_eq!(d.cells[cells[0]].label.as_deref(), Some("11"));
+    assert_eq!(d.cells[cells[1]].label.as_deref(), Some("15"));
+}
+
+#[test]
+fn diagram_cells_of_a_multi_jump_list_every_landing() {
+    let g = game();
+    let s = g.parse_state("B:W18,27:BK14").unwrap();
+    let d = g.diagram(&s).unwrap();
+    let mv = g.parse_move(&s, "14x23x32").unwrap();
+    let cells = g.move_cells(&s, mv);
+    let labels: Vec<_> = cells.iter().map(|&c| d.cells[c].label.clone().unwrap()).collect();
+    assert_eq!(labels, ["14", "23", "32"]);
+    assert_eq!(d.cells[cells[0]].piece, Some(Piece::new(Player::FIRST, PieceKind::King)));
+    let big = EnglishCheckers::new(10, Rules::Standard).unwrap();
+    let d = big.diagram(&big.initial_state()).unwrap();
+    assert_eq!((d.rows, d.cols), (10, 10));
+    assert_eq!(d.cells[d.index(0, 1)].label.as_deref(), Some("50"));
 }

@@ -7,9 +7,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ply::diagram::{Cell, Diagram, Piece as DiagramPiece, PieceKind, Shade};
 use ply::fen::{Fen, FenPiece};
 use ply::record::ReadRecordError;
-use ply::{Game, MoveList, Notation};
+use ply::{Game, MoveList, Notation, Player};
 
 use crate::bitboard::{bit_of, free_ray, nearest, square_of, Bits, DELTA, RAYS};
 use crate::error::{Error, MoveError, ParseFenError, ParseMoveError};
@@ -178,13 +179,29 @@ pub(crate) fn full_path(state: &DraughtsState, mv: Move) -> String {
     if !mv.is_capture() {
         return format!("{}-{}", mv.from(), mv.to());
     }
-    let paths = capture_paths(&state.pieces, mv);
+    MoveText { squares: visited_squares(state, mv), capture: true }.to_string()
+}
+
+/// The squares `mv` visits (1..=50): its start, the landing square after each capture but
+/// the last, and its end. A capture that several paths play (one move here) takes the path
+/// its full notation writes, the first that [`capture_paths`] finds.
+fn visited_squares(state: &DraughtsState, mv: Move) -> Vec<u8> {
     let mut squares = vec![mv.from()];
-    if let Some(p) = paths.first() {
-        squares.extend_from_slice(p);
+    if mv.is_capture() {
+        if let Some(p) = capture_paths(&state.pieces, mv).first() {
+            squares.extend_from_slice(p);
+        }
     }
     squares.push(mv.to());
-    MoveText { squares, capture: true }.to_string()
+    squares
+}
+
+/// The cell of [`Notation::diagram`] that shows `square` (1..=50): rows of five from the
+/// top, square 1 at the top right's neighbour (row 0, column 1) as in [`render`].
+fn diagram_cell(square: u8) -> usize {
+    let k = usize::from(square - 1);
+    let row = k / 5;
+    row * 10 + 2 * (k % 5) + usize::from(row.is_multiple_of(2))
 }
 
 /// `mv` in standard notation: the short form, or the full path when another legal move of
@@ -392,6 +409,34 @@ impl Notation for InternationalDraughts {
 
     fn render(&self, state: &DraughtsState, last_move: Option<Move>, color: bool) -> String {
         render(state, last_move, color)
+    }
+
+    /// The 10x10 board as [`Notation::render`] draws it, White (the first player) at the
+    /// bottom: light and dark squares, men and kings, each dark square labelled with its
+    /// number 1..=50.
+    fn diagram(&self, state: &DraughtsState) -> Option<Diagram> {
+        let mut d = Diagram::new(10, 10);
+        for cell in d.cells.iter_mut() {
+            cell.shade = Shade::Light;
+        }
+        for square in 1..=50u8 {
+            let piece = state.piece_at(square).map(|p| {
+                let owner = if p.is_white() { Player::FIRST } else { Player::SECOND };
+                let kind = if p.is_king() { PieceKind::King } else { PieceKind::Man };
+                DiagramPiece::new(owner, kind)
+            });
+            let label = Some(square.to_string());
+            d.cells[diagram_cell(square)] = Cell { shade: Shade::Dark, piece, label };
+        }
+        Some(d)
+    }
+
+    /// The start, each landing square of a capture, the end. A move is a start, an end and
+    /// a set of captured pieces; where several paths take them (a king may land on any free
+    /// square behind a piece, and pieces may be taken in another order) the landings are
+    /// those of the first path found, the one [`Notation::format_move`] writes in full.
+    fn move_cells(&self, state: &DraughtsState, mv: Move) -> Vec<usize> {
+        visited_squares(state, mv).into_iter().map(diagram_cell).collect()
     }
 
     /// The game in PDN 3.0 (see the `pdn` module): tags, then the movetext.

@@ -1,6 +1,7 @@
 //! Move notation and FEN: round trips, ambiguous short forms, and every error.
 
-use ply::{Game, MoveList, Notation};
+use ply::diagram::{Piece, PieceKind, Shade};
+use ply::{Game, MoveList, Notation, Player};
 use ply_draughts::{
     DraughtsState, Error, InternationalDraughts, MoveError, MoveText, ParseFenError, ParseMoveError,
 };
@@ -262,4 +263,63 @@ fn show_pictures() {
     let mv = g.parse_move(&s, "33x22").unwrap();
     g.apply(&mut s, mv);
     println!("{}", g.render(&s, Some(mv), true));
+}
+
+#[test]
+fn diagram_puts_white_at_the_bottom_with_square_numbers() {
+    let g = InternationalDraughts::new();
+    let s = g.initial_state();
+    let d = g.diagram(&s).unwrap();
+    assert_eq!((d.rows, d.cols, d.cells.len()), (10, 10, 100));
+    for (i, cell) in d.cells.iter().enumerate() {
+        let (row, col) = (i / 10, i % 10);
+        let dark = (row + col) % 2 == 1;
+        assert_eq!(cell.shade, if dark { Shade::Dark } else { Shade::Light }, "{i}");
+        let expected = match row {
+            _ if !dark => None,
+            0..=3 => Some(Piece::new(Player::SECOND, PieceKind::Man)),
+            6..=9 => Some(Piece::new(Player::FIRST, PieceKind::Man)),
+            _ => None,
+        };
+        assert_eq!(cell.piece, expected, "{i}");
+    }
+    let label = |row, col| d.cells[d.index(row, col)].label.clone().unwrap();
+    assert_eq!([label(0, 1), label(1, 0), label(9, 0), label(9, 8)], ["1", "6", "46", "50"]);
+    let mv = g.parse_move(&s, "32-28").unwrap();
+    let labels: Vec<_> = g.move_cells(&s, mv).iter().map(|&c| d.cells[c].label.clone()).collect();
+    assert_eq!(labels, [Some("32".into()), Some("28".into())]);
+}
+
+/// Labels of the cells `mv` visits.
+fn cell_labels(g: &InternationalDraughts, s: &DraughtsState, mv: ply_draughts::Move) -> Vec<u8> {
+    let d = g.diagram(s).unwrap();
+    g.move_cells(s, mv)
+        .iter()
+        .map(|&c| d.cells[c].label.as_ref().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn diagram_cells_of_a_capture_list_every_landing() {
+    let g = InternationalDraughts::new();
+    // The white man on 38 takes 33 and 23, landing on 29 and then 18.
+    let s = pos("W:W38:B23,33");
+    let mv = g.parse_move(&s, "38x18").unwrap();
+    assert_eq!(cell_labels(&g, &s, mv), [38, 29, 18]);
+    let d = g.diagram(&s).unwrap();
+    let first = g.move_cells(&s, mv)[0];
+    assert_eq!(d.cells[first].piece, Some(Piece::new(Player::FIRST, PieceKind::Man)));
+    // A flying king: each capture has one landing, and the path is the one written in full.
+    let s = pos("W:WK20:B10,12,24,28,31");
+    let mut moves = MoveList::new();
+    g.generate_moves(&s, &mut moves);
+    for &mv in &moves {
+        let labels = cell_labels(&g, &s, mv);
+        assert_eq!(labels.len() as u32, mv.capture_count() + 1, "{mv:?}");
+        assert_eq!((labels[0], *labels.last().unwrap()), (mv.from(), mv.to()));
+        let text: MoveText = g.format_move(&s, mv).parse().unwrap();
+        if text.squares.len() > 2 {
+            assert_eq!(labels, text.squares);
+        }
+    }
 }

@@ -13,6 +13,7 @@
 //! not on it). Without a ply count the ply is 0 with White to move and 1 with Black to move;
 //! `format_state` writes the ply count only when it differs from that default.
 
+use ply::diagram::{Diagram, Piece, PieceKind, Shade};
 use ply::picture::{chip, dim, mark, Chip};
 use ply::{Notation, Player};
 
@@ -135,6 +136,26 @@ fn format_position(s: &ImpasseState) -> String {
     out
 }
 
+/// The cell of [`Notation::diagram`] that shows `sq`: row 8 at the top.
+fn diagram_cell(sq: Square) -> usize {
+    usize::from(7 - sq.row()) * 8 + usize::from(sq.column())
+}
+
+/// What stands on `sq` in a diagram: a single as one man, a double as a stack of two.
+fn diagram_piece(s: &ImpasseState, sq: Square) -> Option<Piece> {
+    let b = sq.bit();
+    (0..2).map(Player::new).find_map(|p| {
+        let count = if s.singles[p.index()] & b != 0 {
+            1
+        } else if s.doubles[p.index()] & b != 0 {
+            2
+        } else {
+            return None;
+        };
+        Some(Piece::many(p, PieceKind::Man, count))
+    })
+}
+
 impl Notation for Impasse {
     type Error = Error;
 
@@ -200,6 +221,28 @@ impl Notation for Impasse {
             state.ply()
         ));
         out
+    }
+
+    /// The board as [`Notation::render`] draws it, White (the first player) at the bottom:
+    /// checkered, the pieces on the dark squares, a single as one [`PieceKind::Man`] and a
+    /// double as a stack of two, with chess labels `a`..`h` and `8`..`1`.
+    fn diagram(&self, state: &ImpasseState) -> Option<Diagram> {
+        let mut d = Diagram::new(8, 8).with_chess_labels();
+        for index in 0..64u8 {
+            let sq = Square::from_index(index).expect("8x8");
+            let cell = &mut d.cells[diagram_cell(sq)];
+            let dark = (sq.row() + sq.column()).is_multiple_of(2);
+            cell.shade = if dark { Shade::Dark } else { Shade::Light };
+            cell.piece = diagram_piece(state, sq);
+        }
+        Some(d)
+    }
+
+    /// A slide or a transpose: where it starts and where it ends (also when it bears off or
+    /// crowns: the actions that crown differently share their cells). An impasse removal:
+    /// the checker's square.
+    fn move_cells(&self, _state: &ImpasseState, mv: Move) -> Vec<usize> {
+        std::iter::once(mv.from()).chain(mv.to()).map(diagram_cell).collect()
     }
 }
 

@@ -510,3 +510,57 @@ fn render_marks_the_last_move_and_tells_the_sides_apart_without_colour() {
     assert!(coloured.contains(&chip(Chip::Dark, "B")), "{coloured}");
     assert!(!coloured.contains("\x1b[1;97m"), "no bare white letters: {coloured}");
 }
+
+#[test]
+fn diagram_draws_singles_and_doubles_with_white_at_the_bottom() {
+    use ply::diagram::{Piece, PieceKind, Shade};
+    let game = Impasse::new();
+    let start = game.initial_state();
+    let d = game.diagram(&start).unwrap();
+    assert_eq!(
+        (d.rows, d.cols, d.col_labels[0].as_str(), d.row_labels[0].as_str()),
+        (8, 8, "a", "8")
+    );
+    let piece = |p: usize, count: u32| Some(Piece::many(Player::new(p), PieceKind::Man, count));
+    assert_eq!(d.cells[d.index(0, 1)].piece, piece(0, 2), "b8: a white double");
+    assert_eq!(d.cells[d.index(0, 3)].piece, piece(1, 1), "d8: a black single");
+    assert_eq!(d.cells[d.index(7, 0)].piece, piece(0, 1), "a1: a white single");
+    assert_eq!(d.cells[d.index(7, 2)].piece, piece(1, 2), "c1: a black double");
+    let checkers: u32 = d.cells.iter().filter_map(|c| c.piece).map(|p| p.count).sum();
+    assert_eq!(checkers, 24);
+    for (i, cell) in d.cells.iter().enumerate() {
+        let dark = (i / 8 + i % 8) % 2 == 1;
+        assert_eq!(cell.shade, if dark { Shade::Dark } else { Shade::Light }, "{i}");
+        assert!(dark || cell.piece.is_none(), "{i}");
+    }
+    // A slide: from d2 (a white single) to h6.
+    let slide = game.parse_move(&start, "d2h6").unwrap();
+    let cells = game.move_cells(&start, slide);
+    assert_eq!(cells, [d.index(6, 3), d.index(2, 7)]);
+    assert_eq!(d.cells[cells[0]].piece, piece(0, 1));
+}
+
+#[test]
+fn move_cells_of_crowns_bear_offs_and_removals() {
+    let game = Impasse::new();
+    // e5 reaches h8 and must crown with c3: the cells are the slide's.
+    let s = game
+        .parse_state("......../......../......../B...w.../.......b/..w...../......../........ w")
+        .unwrap();
+    let crown = game.parse_move(&s, "e5h8c3").unwrap();
+    assert_eq!(game.move_cells(&s, crown), [3 * 8 + 4, 7]);
+    // The double on d2 slides back to c1 and bears off: still its start and end.
+    let s = game
+        .parse_state("......../......../......../......../.......b/......../...W..../........ w")
+        .unwrap();
+    let bear = game.parse_move(&s, "d2c1").unwrap();
+    assert!(bear.bears_off());
+    assert_eq!(game.move_cells(&s, bear), [6 * 8 + 3, 7 * 8 + 2]);
+    // A white single on a1 blocked by b2 has no move: it is removed, one cell.
+    let s = game
+        .parse_state("......../......../......../......../......../......../.b....../w....... w")
+        .unwrap();
+    let removal = game.parse_move(&s, "a1").unwrap();
+    assert_eq!(removal.kind(), MoveKind::ImpasseSingle);
+    assert_eq!(game.move_cells(&s, removal), [7 * 8]);
+}

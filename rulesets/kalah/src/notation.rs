@@ -1,6 +1,7 @@
 //! Text forms: moves (the house number), positions (`4,4,4,4,4,4/0/4,4,4,4,4,4/0 s`) and the
 //! terminal picture of [`Notation::render`].
 
+use ply::diagram::{Cell, Diagram, Piece, PieceKind, Shade};
 use ply::picture::{chip, dim, mark, Chip};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 
@@ -42,6 +43,23 @@ impl Kalah {
             (false, _) => format!(" {glyph} "),
         }
     }
+}
+
+impl Kalah {
+    /// The cell of [`Notation::diagram`] that shows `player`'s house `number`: South's
+    /// houses along the bottom row from the left, North's along the top row from the right.
+    fn house_cell(&self, player: Player, number: usize) -> usize {
+        if player == Player::FIRST {
+            self.pits() + 2 + number
+        } else {
+            self.pits() + 1 - number
+        }
+    }
+}
+
+/// A cell of the diagram holding `seeds` of `owner`'s, painted as `shade`.
+fn seeds_cell(shade: Shade, owner: Player, seeds: u8, label: Option<String>) -> Cell {
+    Cell { shade, piece: Some(Piece::many(owner, PieceKind::Seeds, seeds.into())), label }
 }
 
 /// A seed count: digits only, at most 255.
@@ -173,5 +191,32 @@ impl Notation for Kalah {
         ];
         let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
         lines.join("\n")
+    }
+
+    /// The board as [`Notation::render`] draws it, two rows of `m + 2` cells: North's store
+    /// at the top left, then North's houses from `m` down to 1; South's houses 1 to `m` along
+    /// the bottom, then South's store at the bottom right; the other two corners are off
+    /// the board. Every house and store holds its seeds (0 included), and every house is
+    /// labelled with its number, the move that sows it.
+    fn diagram(&self, state: &KalahState) -> Option<Diagram> {
+        let m = self.pits();
+        let mut d = Diagram::new(2, m + 2);
+        d.cells[m + 1].shade = Shade::Off;
+        d.cells[m + 2].shade = Shade::Off;
+        for p in [Player::FIRST, Player::SECOND] {
+            for n in 1..=m {
+                let cell = seeds_cell(Shade::Pit, p, state.house(p, n), Some(n.to_string()));
+                d.cells[self.house_cell(p, n)] = cell;
+            }
+        }
+        d.cells[0] = seeds_cell(Shade::Store, Player::SECOND, state.store(Player::SECOND), None);
+        d.cells[2 * m + 3] =
+            seeds_cell(Shade::Store, Player::FIRST, state.store(Player::FIRST), None);
+        Some(d)
+    }
+
+    /// The house sown.
+    fn move_cells(&self, _state: &KalahState, mv: Move) -> Vec<usize> {
+        vec![self.house_cell(mv.player(), mv.number())]
     }
 }

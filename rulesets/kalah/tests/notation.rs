@@ -108,3 +108,37 @@ fn the_picture_shows_both_rows_the_stores_and_the_last_house() {
     let draw = g.parse_state("0,0,0,0,0,0/24/0,0,0,0,0,0/24 n").unwrap();
     assert!(g.render(&draw, None, false).ends_with("draw 24-24"));
 }
+
+#[test]
+fn the_diagram_is_the_mancala_board_seen_from_south() {
+    use ply::diagram::{Piece, PieceKind, Shade};
+    let g = Kalah::new(6, 4, Capture::Empty).unwrap();
+    let mut state = g.initial_state();
+    let mv = g.parse_move(&state, "3").unwrap();
+    assert_eq!(g.move_cells(&state, mv), [8 + 3]);
+    g.apply(&mut state, mv);
+    // South sowed house 3 into houses 4, 5, 6 and the store: "4,4,0,5,5,5/1/4,4,4,4,4,4/0 s".
+    let d = g.diagram(&state).unwrap();
+    assert_eq!((d.rows, d.cols, d.cells.len()), (2, 8, 16));
+    let seeds = |p: usize, n: u32| Some(Piece::many(Player::new(p), PieceKind::Seeds, n));
+    let shades: Vec<Shade> = d.cells.iter().map(|c| c.shade).collect();
+    let (pit, store, off) = (Shade::Pit, Shade::Store, Shade::Off);
+    assert_eq!(shades[..8], [store, pit, pit, pit, pit, pit, pit, off]);
+    assert_eq!(shades[8..], [off, pit, pit, pit, pit, pit, pit, store]);
+    let south: Vec<_> = d.cells[9..15].iter().map(|c| c.piece).collect();
+    assert_eq!(
+        south,
+        [seeds(0, 4), seeds(0, 4), seeds(0, 0), seeds(0, 5), seeds(0, 5), seeds(0, 5)]
+    );
+    assert_eq!(d.cells[15].piece, seeds(0, 1), "South's store");
+    assert_eq!(d.cells[0].piece, seeds(1, 0), "North's store, empty but drawn");
+    assert!(d.cells[1..7].iter().all(|c| c.piece == seeds(1, 4)));
+    assert_eq!(d.cells[7].piece, None);
+    // House labels: South's 1..6 from the left, North's 6..1 from the left.
+    let labels: Vec<_> = d.cells.iter().map(|c| c.label.clone().unwrap_or_default()).collect();
+    assert_eq!(labels.join(","), ",6,5,4,3,2,1,,,1,2,3,4,5,6,");
+    // North's house 1 is at the top right, next to South's store.
+    let north = g.parse_state("4,4,4,4,4,4/0/4,4,4,4,4,4/0 n").unwrap();
+    let mv = g.parse_move(&north, "1").unwrap();
+    assert_eq!(g.move_cells(&north, mv), [6]);
+}

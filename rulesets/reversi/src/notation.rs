@@ -3,6 +3,7 @@
 //! and `1`..`4` joined by `/`, a space and the player to move; the terminal picture
 //! ([`Notation::render`]) draws each player with its own glyph ([`GLYPHS`]).
 
+use ply::diagram::{Diagram, Piece, PieceKind};
 use ply::picture::RESET;
 use ply::{Game, MoveList, Notation, Player};
 
@@ -154,6 +155,25 @@ impl Notation for Reversi {
         } else {
             ply::record::read_text(self, text)
         }
+    }
+
+    /// The board as [`Notation::render`] draws it: a [`PieceKind::Disc`] of its player on
+    /// every occupied square, columns labelled `a`.. and rows `1`.. from the top, as squares
+    /// are written (`c4`).
+    fn diagram(&self, state: &ReversiState) -> Option<Diagram> {
+        let n = self.size();
+        let mut d = Diagram::new(n, n);
+        d.col_labels = (0..n).map(|c| ((b'a' + c as u8) as char).to_string()).collect();
+        d.row_labels = (1..=n).map(|r| r.to_string()).collect();
+        for (sq, cell) in d.cells.iter_mut().enumerate() {
+            cell.piece = state.owner(sq % n, sq / n).map(|p| Piece::new(p, PieceKind::Disc));
+        }
+        Some(d)
+    }
+
+    /// The square of a placement; none for a pass.
+    fn move_cells(&self, _state: &ReversiState, mv: ReversiMove) -> Vec<usize> {
+        mv.square().into_iter().collect()
     }
 
     /// The board with coordinates, every player's disc as its own glyph ([`GLYPHS`]: `●`

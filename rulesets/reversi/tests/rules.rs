@@ -1,5 +1,6 @@
 //! One test per rule, each with the board it plays on (rows top first, `1`..`4` discs).
 
+use ply::diagram::{Piece, PieceKind};
 use ply::{Game, MoveList, Notation, Outcome, Player};
 use ply_reversi::{Error, Reversi, ReversiMove, GLYPHS};
 
@@ -424,6 +425,33 @@ fn render_tells_four_players_apart_with_and_without_colour() {
         inks.insert(ink.to_string());
     }
     assert_eq!(inks.len(), 4, "{inks:?}");
+}
+
+#[test]
+fn diagram_shows_the_four_centre_discs_and_each_placement() {
+    let game = Reversi::new(8, 2).unwrap();
+    let state = game.initial_state();
+    let d = game.diagram(&state).unwrap();
+    assert_eq!((d.rows, d.cols, d.cells.len()), (8, 8, 64));
+    assert_eq!((d.col_labels[3].as_str(), d.row_labels[0].as_str()), ("d", "1"));
+    let disc = |p: usize| Some(Piece::new(Player::new(p), PieceKind::Disc));
+    // d4 and e5 are the second player's, e4 and d5 the first's.
+    assert_eq!(d.cells[d.index(3, 3)].piece, disc(1));
+    assert_eq!(d.cells[d.index(4, 4)].piece, disc(1));
+    assert_eq!(d.cells[d.index(3, 4)].piece, disc(0));
+    assert_eq!(d.cells[d.index(4, 3)].piece, disc(0));
+    assert_eq!(d.cells.iter().filter(|c| c.piece.is_some()).count(), 4);
+    let f5 = game.parse_move(&state, "f5").unwrap();
+    assert_eq!(game.move_cells(&state, f5), [d.index(4, 5)]);
+    assert_eq!(game.move_cells(&state, ReversiMove::Pass), Vec::<usize>::new());
+    // Four players on 16x16: every disc of the layout is drawn for its player.
+    let big = Reversi::new(16, 4).unwrap();
+    let d = big.diagram(&big.initial_state()).unwrap();
+    for p in 0..4 {
+        let discs = d.cells.iter().filter(|c| c.piece == disc(p)).count();
+        assert_eq!(discs, 4, "player {p}");
+    }
+    assert_eq!(d.col_labels.last().map(String::as_str), Some("p"));
 }
 
 /// Prints colour pictures of 2- and 4-player positions (with a last move) for a look at them
