@@ -197,8 +197,7 @@ function drawPiece(g, piece, x, y) {
       "stroke-width": 1.5 }, g);
   };
   if (piece.kind === "seeds") {
-    const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "count",
-      fill: "var(--fg)" }, g);
+    const t = el("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "count" }, g);
     t.textContent = piece.count;
     return;
   }
@@ -239,9 +238,15 @@ function movesFrom(cell) {
   return ply.view.legal.map((m, index) => ({ ...m, index })).filter((m) => m.cells[0] === cell);
 }
 
+// The cells a click can play on: the ends of the selected piece's moves, or with nothing
+// selected, the cells of one-cell moves (drops, sowings).
 function targetCells(v) {
   const out = new Set();
-  if (ply.selected === null || v !== ply.view) return out;
+  if (v !== ply.view || !playable()) return out;
+  if (ply.selected === null) {
+    for (const m of v.legal) if (m.cells.length === 1) out.add(m.cells[0]);
+    return out;
+  }
   for (const m of movesFrom(ply.selected)) out.add(m.cells[m.cells.length - 1]);
   return out;
 }
@@ -364,7 +369,7 @@ function drawSeats(v) {
     const row = document.createElement("div");
     row.className = "seat";
     const p = Math.min(seat, 3);
-    row.innerHTML = `<span class="swatch" style="background:var(--p${p});border-color:var(--p${p}-edge)"></span>` +
+    row.innerHTML = `<span class="swatch" style="background:var(--p${p})"></span>` +
       `<span class="name"></span><select><option value="human">person</option>` +
       `<option value="engine">engine</option></select><input class="spec">`;
     row.querySelector(".name").textContent = name;
