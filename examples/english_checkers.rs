@@ -17,7 +17,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use ply_checkers::{DrawRules, EnglishCheckers, Rules};
 use ply_tools::engines::jsonl::{self, PlayServer};
 use ply_tools::error::ToolError;
@@ -28,11 +28,7 @@ use ply_tools::web::ServeArgs;
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
 #[derive(Parser, Debug)]
-#[command(
-    name = "english_checkers",
-    after_help = ply_tools::spec::accepted(),
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "english_checkers", args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -118,7 +114,9 @@ fn play_server(
 
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    // --help shows the game options and agents that apply to this game.
+    let command = ply_tools::cli::program_command(Cli::command(), &ply_bundle::english_checkers());
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     let served = match cli.command {
         Some(Command::Serve(args)) => {
             return ply_tools::web::serve_entry(ply_bundle::english_checkers(), &args)

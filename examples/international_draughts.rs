@@ -17,7 +17,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply_draughts::{DrawRules, InternationalDraughts};
 use ply_tools::engines::dxp::DxpServer;
@@ -29,11 +29,7 @@ use ply_tools::web::ServeArgs;
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
-#[command(
-    name = "international_draughts",
-    after_help = ply_tools::spec::accepted(),
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "international_draughts", args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -150,7 +146,10 @@ fn dxp_mode(listen: &str, tt_mb: usize) -> ExitCode {
 
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    // --help shows the game options and agents that apply to this game.
+    let command =
+        ply_tools::cli::program_command(Cli::command(), &ply_bundle::international_draughts());
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Command::Serve(args)) = &cli.command {
         return ply_tools::web::serve_entry(ply_bundle::international_draughts(), args);
     }

@@ -12,7 +12,7 @@
 use std::io;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply_reversi::{Evaluation, Reversi};
 use ply_tools::engines::nboard::{serve, NBoardEngine, Pondering};
@@ -22,7 +22,7 @@ use ply_tools::web::ServeArgs;
 
 /// Reversi (Othello) for 2 to 4 players.
 #[derive(Parser, Debug)]
-#[command(name = "reversi", after_help = ply_tools::spec::accepted())]
+#[command(name = "reversi")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -58,7 +58,9 @@ enum Command {
 
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    // --help shows the game options and agents that apply to this game.
+    let command = ply_tools::cli::program_command(Cli::command(), &ply_bundle::reversi());
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Command::Serve(args)) = &cli.command {
         return ply_tools::web::serve_entry(ply_bundle::reversi(), args);
     }

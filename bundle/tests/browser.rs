@@ -42,7 +42,10 @@ fn driver() -> Option<Driver> {
     let present = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
     if !present {
         let required = std::env::var("PLY_BROWSER_TESTS").is_ok_and(|v| v == "required");
-        assert!(!required, "PLY_BROWSER_TESTS=required but {CHROMIUM} or {CHROMEDRIVER} is missing");
+        assert!(
+            !required,
+            "PLY_BROWSER_TESTS=required but {CHROMIUM} or {CHROMEDRIVER} is missing"
+        );
         eprintln!("skipped: install chromium and chromium-driver to run the browser tests");
         return None;
     }
@@ -126,7 +129,8 @@ async fn wait_shown(client: &Client, at: usize) {
 }
 
 fn human_to_move(view: &Value) -> bool {
-    !view["to_move"].is_null() && view["seats"][view["to_move"].as_u64().unwrap() as usize].is_null()
+    !view["to_move"].is_null()
+        && view["seats"][view["to_move"].as_u64().unwrap() as usize].is_null()
 }
 
 fn over(view: &Value) -> bool {
@@ -142,7 +146,8 @@ async fn click_cell(client: &Client, cell: u64) {
 /// last; where the page asks which move, the button with the move's text.
 async fn click_move(client: &Client, view: &Value, index: usize) {
     let mv = &view["legal"][index];
-    let cells: Vec<u64> = mv["cells"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    let cells: Vec<u64> =
+        mv["cells"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
     assert!(!cells.is_empty(), "every checkers move has cells: {mv}");
     click_cell(client, cells[0]).await;
     if cells.len() > 1 {
@@ -166,7 +171,9 @@ fn pdn_moves(pdn: &str) -> Vec<String> {
     pdn.lines()
         .filter(|l| !l.trim_start().starts_with('['))
         .flat_map(|l| l.split_whitespace())
-        .filter(|t| !t.ends_with('.') && !["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"].contains(t))
+        .filter(|t| {
+            !t.ends_with('.') && !["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"].contains(t)
+        })
         .map(str::to_string)
         .collect()
 }
@@ -180,7 +187,8 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
     let mut state = 0x2545_f491_4f6c_dd1d_u64; // the human's choices: a fixed xorshift stream
     let mut played = 0;
     loop {
-        let view = wait_view(&client, Duration::from_secs(60), |v| over(v) || human_to_move(v)).await;
+        let view =
+            wait_view(&client, Duration::from_secs(60), |v| over(v) || human_to_move(v)).await;
         if over(&view) {
             break;
         }
@@ -190,14 +198,20 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
         state ^= state << 17;
         let before = view["moves"].as_array().unwrap().len();
         click_move(&client, &view, (state % legal as u64) as usize).await;
-        wait_view(&client, Duration::from_secs(60), |v| v["moves"].as_array().unwrap().len() > before)
-            .await;
+        wait_view(&client, Duration::from_secs(60), |v| {
+            v["moves"].as_array().unwrap().len() > before
+        })
+        .await;
         played += 1;
         assert!(played < 400, "the game does not end");
     }
     let view = page(&client, "view").await;
-    let moves: Vec<String> =
-        view["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect();
+    let moves: Vec<String> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect();
     assert!(moves.len() > 10, "a whole game: {moves:?}");
 
     // Step through the move list: the first move, back to the start, forward, the end.
@@ -226,6 +240,7 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
     let pdn = pdn.as_str().unwrap();
     assert_eq!(pdn_moves(pdn), moves, "{pdn}");
     assert!(pdn.contains("[Result \""), "{pdn}");
+    assert!(pdn.contains("[Date \""), "the date of the game: {pdn}");
     assert!(!pdn.contains("[Result \"*\"]"), "a finished game has its result: {pdn}");
     client.close().await.unwrap();
 }
@@ -236,7 +251,7 @@ async fn an_engine_game_of_draughts_is_watched_to_the_end() {
     let server = board("international-draughts");
     let client = browser(&driver).await;
     client.goto(&format!("{}?game=international-draughts", server.url())).await.unwrap();
-    wait_view(&client, Duration::from_secs(30), |v| human_to_move(v)).await;
+    wait_view(&client, Duration::from_secs(30), human_to_move).await;
     // The first seat to an engine, through its select: the page then plays both sides.
     let select = client.find(Locator::Css("#seats .seat select")).await.unwrap();
     select.select_by_value("engine").await.unwrap();
@@ -277,7 +292,8 @@ async fn every_game_draws_its_board_on_light_and_dark_pages() {
                 assert!(text.is_displayed().await.unwrap(), "{name}: the text picture");
                 assert!(cells.is_empty());
             } else {
-                let expected = diagram["rows"].as_u64().unwrap() * diagram["cols"].as_u64().unwrap();
+                let expected =
+                    diagram["rows"].as_u64().unwrap() * diagram["cols"].as_u64().unwrap();
                 assert_eq!(cells.len() as u64, expected, "{name}: one element per cell");
             }
             let png = client.screenshot().await.unwrap();

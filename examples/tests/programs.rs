@@ -528,3 +528,121 @@ fn an_arena_run_killed_in_the_middle_resumes_to_every_game_once() {
     assert!(scheduled >= 24);
     std::fs::remove_dir_all(&dir).expect("removing the temporary directory");
 }
+
+/// Ctrl-C leaves the game as `quit` does: the moves so far are printed (on stderr, while an
+/// engine may be thinking) and the program ends with status 130.
+#[test]
+fn ctrl_c_prints_the_moves_and_ends_the_game() {
+    let mut child = Command::new(program("tictactoe"))
+        .args(["--human", "first", "--engine", "alphabeta:depth=3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(b"b2\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    // Wait for the engine's reply, then interrupt with the human to move (stdin still open).
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&seen).contains("O plays") {
+        assert_eq!(stdout.read(&mut byte).unwrap(), 1, "{}", String::from_utf8_lossy(&seen));
+        seen.push(byte[0]);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("game left after 2 moves"), "{err}");
+    assert!(err.contains("moves: 1. b2 "), "{err}");
+}
+
+/// `serve` starts each program's web board on 127.0.0.1 and prints its address; the page and
+/// the game list answer; options the game refuses are an error before anything listens.
+#[test]
+fn every_game_program_serves_its_web_board() {
+    for (name, game) in [
+        ("english_checkers", "english-checkers"),
+        ("international_draughts", "international-draughts"),
+        ("reversi", "reversi"),
+        ("impasse", "impasse"),
+        ("kalah", "kalah"),
+        ("connect_four", "connect-four"),
+        ("tictactoe", "tictactoe"),
+        ("play", "breakthrough"),
+    ] {
+        let mut args = vec!["serve"];
+        if name == "play" {
+            args.extend(["--game", game]);
+        }
+        let mut child = Command::new(program(name))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the program starts");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut line = Vec::new();
+        let mut byte = [0u8; 1];
+        while byte[0] != b'\n' {
+            assert_eq!(stdout.read(&mut byte).unwrap(), 1, "{name}: no address printed");
+            line.push(byte[0]);
+        }
+        let line = String::from_utf8(line).unwrap();
+        let address = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://"))
+            .and_then(|w| w.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("{name}: {line}"))
+            .to_string();
+        let get = |path: &str| {
+            let mut stream = std::net::TcpStream::connect(&address).unwrap();
+            write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n")
+                .unwrap();
+            let mut text = String::new();
+            stream.read_to_string(&mut text).unwrap();
+            text
+        };
+        let page = get("/");
+        assert!(page.starts_with("HTTP/1.1 200") && page.contains("board.js"), "{name}: {page}");
+        let games = get("/api/games");
+        assert!(games.contains(&format!("\"name\":\"{game}\"")), "{name}: {games}");
+        let missing = get("/api/view?session=nope");
+        assert!(missing.starts_with("HTTP/1.1 404") && missing.contains("\"error\""), "{missing}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let refused = run("english_checkers", &["serve", "--size", "7"], "");
+    assert!(!refused.success);
+    assert!(refused.stderr.contains("error:"), "{}", refused.stderr);
+}
+
+/// Each program's `--help` lists the game options and external engines of its own game only.
+#[test]
+fn each_programs_help_lists_only_what_applies_to_it() {
+    let help = |name: &str| run(name, &["--help"], "").stdout;
+    let tictactoe = help("tictactoe");
+    for absent in
+        ["--rules", "--size", "--players", "--variant", "hub:", "nboard:", "jsonl:", "dxp:"]
+    {
+        assert!(!tictactoe.contains(absent), "tictactoe --help lists {absent}");
+    }
+    assert!(tictactoe.contains("alphabeta[:") && tictactoe.contains("--engine"), "{tictactoe}");
+    let checkers = help("english_checkers");
+    assert!(checkers.contains("--rules") && checkers.contains("--size"), "{checkers}");
+    assert!(checkers.contains("jsonl:") && !checkers.contains("nboard:"), "{checkers}");
+    let reversi = help("reversi");
+    assert!(reversi.contains("--players") && reversi.contains("nboard:"), "{reversi}");
+    assert!(!reversi.contains("--rules") && !reversi.contains("addr=HOST"), "{reversi}");
+    let draughts = help("international_draughts");
+    assert!(!draughts.contains("--size") && draughts.contains("hub:"), "{draughts}");
+    assert!(help("connect_four").contains("--variant"), "connect-four takes connect=K");
+    let serve = run("english_checkers", &["serve", "--help"], "").stdout;
+    assert!(serve.contains("--port") && serve.contains("--rules") && !serve.contains("--players"));
+}

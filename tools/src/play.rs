@@ -71,7 +71,9 @@ use crate::error::ToolResult;
 pub mod analysis;
 mod commands;
 pub(crate) mod display;
+mod interrupt;
 pub mod session;
+pub mod search_handle;
 
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 pub(crate) use commands::read_input;
@@ -507,6 +509,13 @@ fn after_the_game<G: Notation + Sync + 'static>(
     }
 }
 
+/// What leaving the game prints (`quit`, Ctrl-C): how many moves were played, then the
+/// moves.
+fn left_words<G: Notation>(record: &Record<'_, G>) -> String {
+    let played = record.moves().len();
+    format!("game left after {played} moves\n{}\n", moves_line(record))
+}
+
 /// The moves of the game so far as a score sheet, `moves: 1. ...`, wrapped.
 fn moves_line<G: Notation>(record: &Record<'_, G>) -> String {
     let sheet = score_sheet(record.game(), record.start(), record.moves());
@@ -894,6 +903,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     // What the last ponder search left for the next engine move, and its seat.
     let mut pondered: Option<(usize, Pondered<G::Move>)> = None;
     loop {
+        interrupt::remember(left_words(&session.record));
         if let Some(outcome) = session.record.outcome() {
             print_result(&session.record, &session.names, config.color, out)?;
             if !session.seats.contains(&Seat::Human) {
@@ -1009,8 +1019,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
                     }
                     Ok(Input::Quit) => {
                         stop_pondering(&mut ponder, &mut session.engines);
-                        writeln!(out, "game left after {moves_played} moves")?;
-                        writeln!(out, "{}", moves_line(&session.record))?;
+                        write!(out, "{}", left_words(&session.record))?;
                         return Ok(Some(Ending::Quit));
                     }
                     Ok(Input::Resign) => {
@@ -1201,7 +1210,7 @@ fn assist<G: Notation + Sync + 'static>(
     seed: u64,
     kit: &AgentKit<G>,
     live: Option<(&str, &mut dyn Write)>,
-    watch: Option<&session::Watch>,
+    watch: Option<&search_handle::SearchHandle>,
 ) -> Result<SearchReport<G::Move>, String> {
     let game = record.game();
     let mut legal = MoveList::new();
@@ -1482,6 +1491,7 @@ pub fn run<G: Notation + Sync + 'static>(
             live: io::stdout().is_terminal(),
         };
         let mut input = io::stdin().lock();
+        interrupt::install();
         if stdin_is_terminal {
             let _ = writeln!(out, "type help for the commands");
         }

@@ -50,8 +50,8 @@ struct PlayCli {
     #[command(subcommand)]
     command: Option<PlayCommand>,
     /// The game (see the list below).
-    #[arg(long)]
-    game: String,
+    #[arg(long, required = true)]
+    game: Option<String>,
     #[command(flatten)]
     play: PlayArgs,
     #[command(flatten)]
@@ -66,7 +66,7 @@ enum PlayCommand {
     Serve {
         /// The game the page starts with, built with the options below (the others take
         /// their defaults).
-        #[arg(long)]
+        #[arg(long = "game", id = "first_game", value_name = "GAME")]
         game: Option<String>,
         #[command(flatten)]
         serve: ServeArgs,
@@ -209,7 +209,7 @@ pub fn play_main(registry: &Registry) -> ExitCode {
         }
         return crate::web::serve_registry(registry.clone(), &first, &serve);
     }
-    match registry.get(&cli.game) {
+    match registry.get(cli.game.as_deref().unwrap_or_default()) {
         Ok(game) => game.play(&cli.options, &cli.play),
         Err(e) => fail(e),
     }
@@ -227,16 +227,45 @@ struct GameCli {
     options: GameOptions,
 }
 
+/// `command` as one game's program shows it in `--help`: the game options the game takes
+/// (the others hidden, also in `serve`), then the game's options help and the agents its kit
+/// can build (external protocols the game speaks none of left out).
+pub fn program_command<G: ToolGame>(command: clap::Command, entry: &GameEntry<G>) -> clap::Command {
+    let info = entry.info();
+    let agents = crate::spec::accepted_by(|a| match a {
+        crate::spec::Algorithm::Engine(protocol) => entry.kit.speaks(protocol.name),
+        _ => true,
+    });
+    let hide = |command: clap::Command| {
+        let takes = |option: &str| {
+            info.accepts
+                .iter()
+                .any(|a| a == option || (option == "variants" && a.starts_with("variant:")))
+        };
+        ["rules", "size", "players", "variants"].into_iter().fold(command, |c, id| {
+            let present = c.get_arguments().any(|a| a.get_id() == id);
+            match present {
+                true => c.mut_arg(id, |a| a.hide(!takes(id))),
+                false => c,
+            }
+        })
+    };
+    let command = hide(command);
+    let has_serve = command.get_subcommands().any(|c| c.get_name() == "serve");
+    let command = match has_serve {
+        true => command.mut_subcommand("serve", hide),
+        false => command,
+    };
+    command.after_help(format!("Game options: {}\n\nAgents:\n{agents}", info.options_help))
+}
+
 /// The terminal program of one game: its play options and game options, then
 /// [`crate::play::run_program`] with the entry's defaults and agent kit.
 pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
     end_quietly_on_closed_stdout();
     let info = entry.info();
-    let matches = GameCli::command()
-        .bin_name(info.name.clone())
-        .about(info.summary.clone())
-        .after_help(format!("Game options: {}\n\nAgents:\n{}", info.options_help, accepted()))
-        .get_matches();
+    let command = GameCli::command().bin_name(info.name.clone()).about(info.summary.clone());
+    let matches = program_command(command, entry).get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Some(ServeCommand::Serve(serve)) = &cli.command {
         return crate::web::serve_entry(entry.clone(), serve);

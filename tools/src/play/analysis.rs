@@ -11,7 +11,7 @@
 use ply::search::{Position, SearchReport, Value};
 use ply::{Game, Notation, Player, Record};
 
-use super::session::Watch;
+use super::search_handle::SearchHandle;
 use crate::agents::AgentKit;
 use crate::error::{ToolError, ToolResult};
 use crate::spec::AgentSpec;
@@ -61,7 +61,7 @@ pub fn analyse<G: Notation + Sync + 'static>(
     moves: &[G::Move],
     kit: &AgentKit<G>,
     spec: &AgentSpec,
-    watch: Option<&Watch>,
+    watch: Option<&SearchHandle>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> ToolResult<Vec<MoveAnalysis<G::Move>>> {
     let mut agent = kit.build(spec, 0)?;

@@ -33,49 +33,17 @@
 //! ```
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use ply::search::{Budget, Progress, SearchReport};
+use ply::search::SearchReport;
 use ply::{Notation, Player, Record};
 
 use super::{
     assist, build_engines, change_budgets, engine_move, human_choices, note_played, observe_all,
     only_pass, replay, BudgetChange, Engine, PlayConfig, PlayLoopError, Pondered, Seat,
 };
+pub use super::search_handle::SearchHandle;
 use crate::agents::AgentKit;
 use crate::error::{ToolError, ToolResult};
 use crate::spec::AgentSpec;
-
-/// Where the searches of a [`Session`] publish what they find, and the flag that stops them:
-/// a front end that shows an engine thinking from another thread (the web board) keeps a
-/// clone and reads [`Progress::latest`] while the session searches.
-#[derive(Clone, Debug, Default)]
-pub struct Watch {
-    /// The latest iteration of the running search.
-    pub progress: Arc<Progress>,
-    /// Set to make the running search answer with its best move so far.
-    pub stop: Arc<AtomicBool>,
-}
-
-impl Watch {
-    /// `budget` publishing to this watch and stopped by its flag.
-    pub fn attach(&self, budget: Budget) -> Budget {
-        budget.with_progress(self.progress.clone()).with_stop(self.stop.clone())
-    }
-
-    /// Forgets the last search and lowers the stop flag, before a new search.
-    pub fn reset(&self) {
-        self.progress.clear();
-        self.stop.store(false, Ordering::Release);
-    }
-
-    /// [`Watch::reset`], then [`Watch::attach`].
-    pub(super) fn arm(&self, budget: Budget) -> Budget {
-        self.reset();
-        self.attach(budget)
-    }
-}
 
 /// A game in play: the record, who sits at each seat, the engines, and what `undo` took back.
 pub struct Session<'g, G: Notation + Sync + 'static> {
@@ -96,7 +64,7 @@ pub struct Session<'g, G: Notation + Sync + 'static> {
     /// before it, for the move a human is expected to play.
     pub(super) last_pv: Option<(usize, Vec<G::Move>)>,
     /// Where searches publish their progress, if a front end watches them.
-    pub(super) watch: Option<Watch>,
+    pub(super) watch: Option<SearchHandle>,
 }
 
 impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
@@ -266,7 +234,7 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
 
     /// Every search of this session (engine moves, `hint`, `go`) publishes to `watch` and
     /// stops when its flag is raised.
-    pub fn watch(&mut self, watch: Watch) {
+    pub fn watch(&mut self, watch: SearchHandle) {
         for engine in self.engines.iter_mut().flatten() {
             engine.1 = watch.attach(engine.1.clone());
         }
@@ -421,9 +389,11 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         change_budgets(&mut self.seats, &mut self.engines, &mut self.helpers, change)
     }
 
-    /// The game in the game's record text (PDN for the draughts games).
+    /// The game in the game's record text (PDN for the draughts games, with today's date
+    /// in its `Date` tag).
     pub fn game_text(&self) -> String {
-        self.game.write_record(self.record.start(), self.record.moves())
+        let text = self.game.write_record(self.record.start(), self.record.moves());
+        dated(&text, &pdn_date(std::time::SystemTime::now()))
     }
 
     /// Writes the game to `path`: the number of moves written.
@@ -503,6 +473,41 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     }
 }
 
+/// `text` with a `Date` tag holding `date` after its `Event` tag, if it is a PDN record
+/// (it starts with the `Event` tag) without a date; other records unchanged.
+fn dated(text: &str, date: &str) -> String {
+    let Some(event_end) = text.find('\n').filter(|_| text.starts_with("[Event ")) else {
+        return text.to_string();
+    };
+    if text.lines().any(|l| l.starts_with("[Date ")) {
+        return text.to_string();
+    }
+    let (event, rest) = text.split_at(event_end + 1);
+    format!("{event}[Date \"{date}\"]\n{rest}")
+}
+
+/// The day of `now` (UTC) as PDN writes dates: `2026.11.27`.
+fn pdn_date(now: std::time::SystemTime) -> String {
+    let secs = now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_date(secs / 86_400);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The year, month and day of `days` after 1970-01-01 (proleptic Gregorian calendar; Howard
+/// Hinnant's `civil_from_days`).
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,6 +552,23 @@ mod tests {
         let mut quiet = Vec::new();
         s.suggest_live(false, "hint:", &mut quiet).unwrap();
         assert!(quiet.is_empty());
+    }
+
+    #[test]
+    fn pdn_records_get_the_date() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_784), (2026, 11, 27));
+        let day = std::time::UNIX_EPOCH + std::time::Duration::from_secs(20_784 * 86_400 + 3600);
+        assert_eq!(pdn_date(day), "2026.11.27");
+        let pdn = "[Event \"ply game\"]\n[Result \"2-0\"]\n\n1. 32-28 *\n";
+        let with = dated(pdn, "2026.11.27");
+        assert_eq!(
+            with,
+            "[Event \"ply game\"]\n[Date \"2026.11.27\"]\n[Result \"2-0\"]\n\n1. 32-28 *\n"
+        );
+        assert_eq!(dated(&with, "2030.01.01"), with, "a date is never written twice");
+        assert_eq!(dated("(;GM[Othello]...;)", "2026.11.27"), "(;GM[Othello]...;)");
     }
 
     #[test]

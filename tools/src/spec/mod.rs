@@ -429,26 +429,31 @@ impl Algorithm {
 /// and error messages.
 pub fn accepted() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(|| {
-        let mut text = String::new();
-        for algorithm in Algorithm::all() {
-            let synopsis = wrap(&format!("  {}", algorithm.synopsis()), 6);
-            let summary = wrap_after(&format!("      {}", algorithm.summary()), ' ', 6);
-            text += &format!("{synopsis}\n{summary}\n");
+    TEXT.get_or_init(|| accepted_by(|_| true))
+}
+
+/// What the algorithms `keep` lets through accept (a program's `--help` leaves out the
+/// protocols its game speaks none of), with the options those algorithms take.
+pub fn accepted_by(keep: impl Fn(&Algorithm) -> bool) -> String {
+    let algorithms: Vec<Algorithm> = Algorithm::all().filter(|a| keep(a)).collect();
+    let mut text = String::new();
+    for algorithm in &algorithms {
+        let synopsis = wrap(&format!("  {}", algorithm.synopsis()), 6);
+        let summary = wrap_after(&format!("      {}", algorithm.summary()), ' ', 6);
+        text += &format!("{synopsis}\n{summary}\n");
+    }
+    text += "options (an agent takes those its line lists):\n";
+    for key in KEYS.iter().filter(|k| algorithms.iter().any(|a| a.accepts(k.name))) {
+        let left = format!("{}={}", key.name, key.placeholder);
+        let mut line = format!("  {left:<17} {}", key.help);
+        if key.default != "none" {
+            line += &format!("; default: {}", key.default);
         }
-        text += "options (an agent takes those its line lists):\n";
-        for key in KEYS {
-            let left = format!("{}={}", key.name, key.placeholder);
-            let mut line = format!("  {left:<17} {}", key.help);
-            if key.default != "none" {
-                line += &format!("; default: {}", key.default);
-            }
-            text += &wrap_after(&line, ' ', 20);
-            text.push('\n');
-        }
-        text.pop();
-        text
-    })
+        text += &wrap_after(&line, ' ', 20);
+        text.push('\n');
+    }
+    text.pop();
+    text
 }
 
 /// Breaks a line after commas so that no line passes 96 columns, indenting the rest.

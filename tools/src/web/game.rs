@@ -16,7 +16,8 @@ use crate::agents::{AgentKit, ToolGame};
 use crate::error::{ToolError, ToolResult};
 use crate::play::analysis::MoveAnalysis;
 use crate::play::display::{describe_outcome, format_line};
-use crate::play::session::{Session, Watch};
+use crate::play::session::Session;
+use crate::play::search_handle::SearchHandle;
 use crate::play::{PlayConfig, Seat};
 use crate::spec::AgentSpec;
 use crate::units::si;
@@ -34,7 +35,7 @@ pub struct Live {
     /// What a long job is doing.
     pub status: Arc<Mutex<Option<String>>>,
     /// Where the session's searches publish and the flag that stops them.
-    pub watch: Watch,
+    pub watch: SearchHandle,
 }
 
 impl Live {
