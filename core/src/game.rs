@@ -625,6 +625,21 @@ pub trait Notation: Game {
         self.format_state(state)
     }
 
+    /// The picture of [`Notation::render`] as `viewer` sees the board: in a game with sides,
+    /// `viewer`'s side at the bottom, so where `render` puts it at the top the board is
+    /// turned half round (rows and columns reversed, coordinates moving with their squares;
+    /// never a mirror image). The default, for games without sides, is `render`.
+    fn render_for(
+        &self,
+        state: &Self::State,
+        last_move: Option<Self::Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        let _ = viewer;
+        self.render(state, last_move, color)
+    }
+
     /// The position as a grid of cells for a graphical front end (see [`crate::diagram`]),
     /// or `None` (the default) for a game that has no grid: a front end then shows
     /// [`Notation::render`]'s text and lists the moves.

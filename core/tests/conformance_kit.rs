@@ -107,6 +107,7 @@ enum Bug {
     ParsePanics,
     AcceptsGarbage,
     ColourInPlainRender,
+    ViewerSeesOtherText,
     DiagramShape,
     CellOffDiagram,
 }
@@ -304,6 +305,17 @@ impl Notation for Toy {
         }
     }
 
+    /// The second player sees the plain text back to front (the same characters, as a
+    /// turned board shows them); with the bug the third sees a character more.
+    fn render_for(&self, s: &ToyState, last: Option<u8>, color: bool, viewer: Player) -> String {
+        let text = self.render(s, last, color);
+        match viewer.index() {
+            1 if !color => text.chars().rev().collect(),
+            2 if self.bug == Bug::ViewerSeesOtherText => format!("{text}?"),
+            _ => text,
+        }
+    }
+
     /// One row of three cells, one per move (0, 1, 2), labelled with the moves.
     fn diagram(&self, s: &ToyState) -> Option<Diagram> {
         let mut d = Diagram::new(1, 3);
@@ -363,6 +375,7 @@ fn each_broken_toy_is_caught_with_its_rule() {
         (Bug::ParsePanics, Rule::Panic),
         (Bug::AcceptsGarbage, Rule::Malformed),
         (Bug::ColourInPlainRender, Rule::Render),
+        (Bug::ViewerSeesOtherText, Rule::Render),
         (Bug::DiagramShape, Rule::Diagram),
         (Bug::CellOffDiagram, Rule::Diagram),
     ];

@@ -352,6 +352,18 @@ mod tests {
         assert_eq!(table.check(&g, PerftLimit::Depth(5), make_all), Ok(6));
     }
 
+    /// A game without sides shows every viewer the same picture: the default `render_for`.
+    #[test]
+    fn render_for_is_render_for_every_viewer() {
+        let g = TicTacToe;
+        let s = g.parse_state("xxo.o....").unwrap();
+        for viewer in [Player(0), Player(1)] {
+            for color in [false, true] {
+                assert_eq!(g.render_for(&s, Some(4), color, viewer), g.render(&s, Some(4), color));
+            }
+        }
+    }
+
     #[test]
     fn win_is_detected() {
         let g = TicTacToe;

@@ -153,7 +153,8 @@ pub enum Rule {
     StateRoundTrip,
     /// Notation: malformed text is an error, never a panic, and never an illegal move.
     Malformed,
-    /// Notation: rendering works, and without colour it is plain text.
+    /// Notation: rendering works, and without colour it is plain text; the picture for each
+    /// viewer ([`Notation::render_for`]) shows the same characters, only moved.
     Render,
     /// Notation: a [`Notation::diagram`] has `rows * cols` cells and as many column and row
     /// labels as columns and rows (or none), and every cell of [`Notation::move_cells`] of a
@@ -295,7 +296,8 @@ pub fn check_game_with_notation<G: Notation>(
 /// Plays seeded random games and checks [`Notation`] at every state: every legal move
 /// formats and parses back to itself, the position formats and parses back to the same
 /// state (see [`Config::exact_state_round_trip`]), malformed text is an error and never a
-/// panic, [`Notation::render`] works (plain text without colour), and a
+/// panic, [`Notation::render`] works (plain text without colour) and
+/// [`Notation::render_for`] shows each viewer the same characters, and a
 /// [`Notation::diagram`] holds its cells and every move's [`Notation::move_cells`]
 /// ([`Rule::Diagram`]). Failure messages show positions and moves in the notation, with the
 /// `Debug` form beside the values whose text is in question.
@@ -768,6 +770,27 @@ fn check_notation_at<G: Notation>(ctx: &mut Walk<'_, G>, exact: bool) -> Result<
             Rule::Render,
             format!("render without colour has escape codes: {plain:?}"),
         ));
+    }
+    let letters = |text: &str| {
+        let mut all: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        all.sort_unstable();
+        all
+    };
+    for viewer in (0..game.num_players()).map(Player::new) {
+        let seen = guard(
+            || format!("render_for {viewer} on {shown}"),
+            || game.render_for(state, last, false, viewer),
+        )?;
+        guard(
+            || format!("render_for {viewer} with colour on {shown}"),
+            || game.render_for(state, last, true, viewer),
+        )?;
+        if letters(&seen) != letters(&plain) {
+            return Err(fault(
+                Rule::Render,
+                format!("render_for {viewer} shows other characters than render: {seen:?}"),
+            ));
+        }
     }
     check_diagram_at(ctx, &shown)
 }

@@ -54,6 +54,43 @@ impl Breakthrough {
             (false, _) => format!(" {glyph} "),
         }
     }
+
+    /// The picture of [`Notation::render`]: the last rank at the top and file `a` on the
+    /// left, or with `turned` the board turned half round (rank 1 at the top, the last file
+    /// on the left).
+    fn picture(
+        &self,
+        state: &BreakthroughState,
+        last_move: Option<Move>,
+        color: bool,
+        turned: bool,
+    ) -> String {
+        let (rows, cols) = (self.rows(), self.cols());
+        // Ranks from the top and files from the left, as drawn.
+        let along = |i: usize| if turned { i } else { rows - 1 - i };
+        let across = |i: usize| if turned { cols - 1 - i } else { i };
+        let bit = |square: u8| 1u64.checked_shl(square.into()).unwrap_or(0);
+        let marked = last_move.map_or(0, |m| bit(m.from) | bit(m.to));
+        let width = rows.to_string().len();
+        let mut lines = Vec::with_capacity(rows + 2);
+        for row in (0..rows).map(along) {
+            let mut line = format!("{:>width$} ", row + 1);
+            for col in (0..cols).map(across) {
+                let square = (row * cols + col) as u8;
+                line += &self.cell(state, square, marked & bit(square) != 0, color);
+            }
+            lines.push(line);
+        }
+        let files = (0..cols).map(across).map(|c| format!(" {} ", (b'a' + c as u8) as char));
+        lines.push(" ".repeat(width + 1) + &files.collect::<String>());
+        let name = |p: Player| if p == Player::FIRST { "White (W)" } else { "Black (B)" };
+        lines.push(match self.outcome(state) {
+            Some(Outcome::Winner(p)) => format!("{} wins", name(p)),
+            _ => format!("{} to move", name(state.side_to_move())),
+        });
+        let lines: Vec<&str> = lines.iter().map(|line| line.trim_end()).collect();
+        lines.join("\n")
+    }
 }
 
 impl Notation for Breakthrough {
@@ -148,27 +185,19 @@ impl Notation for Breakthrough {
     /// for Black, the two squares of `last_move` in brackets, and a line saying who is to
     /// move or who has won. With `color`, White's pawns are yellow and Black's cyan.
     fn render(&self, state: &BreakthroughState, last_move: Option<Move>, color: bool) -> String {
-        let bit = |square: u8| 1u64.checked_shl(square.into()).unwrap_or(0);
-        let marked = last_move.map_or(0, |m| bit(m.from) | bit(m.to));
-        let width = self.rows().to_string().len();
-        let mut lines = Vec::with_capacity(self.rows() + 2);
-        for row in (0..self.rows()).rev() {
-            let mut line = format!("{:>width$} ", row + 1);
-            for col in 0..self.cols() {
-                let square = (row * self.cols() + col) as u8;
-                line += &self.cell(state, square, marked & bit(square) != 0, color);
-            }
-            lines.push(line);
-        }
-        let files = (0..self.cols()).map(|c| format!(" {} ", (b'a' + c as u8) as char));
-        lines.push(" ".repeat(width + 1) + &files.collect::<String>());
-        let name = |p: Player| if p == Player::FIRST { "White (W)" } else { "Black (B)" };
-        lines.push(match self.outcome(state) {
-            Some(Outcome::Winner(p)) => format!("{} wins", name(p)),
-            _ => format!("{} to move", name(state.side_to_move())),
-        });
-        let lines: Vec<&str> = lines.iter().map(|line| line.trim_end()).collect();
-        lines.join("\n")
+        self.picture(state, last_move, color, false)
+    }
+
+    /// White (player 0) sees [`Notation::render`]'s picture, rank 1 at the bottom. Black
+    /// (player 1) sees it turned half round: rank 1 at the top, the last file on the left.
+    fn render_for(
+        &self,
+        state: &BreakthroughState,
+        last_move: Option<Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        self.picture(state, last_move, color, viewer != Player::FIRST)
     }
 
     /// The board as [`Notation::render`] draws it, White (the first player) at the bottom:

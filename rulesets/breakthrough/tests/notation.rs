@@ -2,7 +2,7 @@
 //! round trips, errors that quote the bad text, and the rendered board.
 
 use ply::picture::{chip, mark, Chip};
-use ply::{Game, MoveList, Notation};
+use ply::{Game, MoveList, Notation, Player};
 use ply_breakthrough::{Breakthrough, Error, Move};
 
 const START: &str = "BBBBBBBB/BBBBBBBB/......../......../......../......../WWWWWWWW/WWWWWWWW w";
@@ -173,6 +173,47 @@ Black (B) to move";
     let picture = tall.render(&tall.initial_state(), Some(Move { from: 200, to: 255 }), false);
     assert!(picture.starts_with("16  B  B  B  B\n15 "), "{picture}");
     assert!(picture.contains("\n 1  W  W  W  W\n    a  b  c  d\n"), "{picture}");
+}
+
+/// White sees `render`'s picture; Black sees the same board turned half round: rank 1 at
+/// the top, each rank read from the last file to `a` with the file letters below in that
+/// order, the last move's squares still in brackets.
+#[test]
+fn render_for_turns_the_board_for_black() {
+    let game = Breakthrough::standard();
+    let mut state = game.initial_state();
+    let mv = game.parse_move(&state, "d2-e3").unwrap();
+    game.apply(&mut state, mv);
+    for color in [false, true] {
+        let white = game.render_for(&state, Some(mv), color, Player::FIRST);
+        assert_eq!(white, game.render(&state, Some(mv), color));
+    }
+    let expected = "\
+1  W  W  W  W  W  W  W  W
+2  W  W  W  W [.] W  W  W
+3  .  .  . [W] .  .  .  .
+4  .  .  .  .  .  .  .  .
+5  .  .  .  .  .  .  .  .
+6  .  .  .  .  .  .  .  .
+7  B  B  B  B  B  B  B  B
+8  B  B  B  B  B  B  B  B
+   h  g  f  e  d  c  b  a
+Black (B) to move";
+    assert_eq!(game.render_for(&state, Some(mv), false, Player::SECOND), expected);
+    let coloured = game.render_for(&state, Some(mv), true, Player::SECOND);
+    assert!(coloured.contains(&mark(&chip(Chip::Light, "W"))), "{coloured}");
+    // A board that is not square, with two-digit ranks.
+    let tall = Breakthrough::new(3, 10).unwrap();
+    let mut state = tall.initial_state();
+    let mv = tall.parse_move(&state, "a2-b3").unwrap();
+    tall.apply(&mut state, mv);
+    let turned = tall.render_for(&state, Some(mv), false, Player::SECOND);
+    let lines: Vec<&str> = turned.lines().collect();
+    assert_eq!(lines[0], " 1  W  W  W", "{turned}");
+    assert_eq!(lines[1], " 2  W  W [.]", "{turned}");
+    assert_eq!(lines[2], " 3  . [W] .", "{turned}");
+    assert_eq!(lines[9], "10  B  B  B", "{turned}");
+    assert_eq!(lines[10], "    c  b  a", "{turned}");
 }
 
 #[test]

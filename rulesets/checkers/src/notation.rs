@@ -25,7 +25,7 @@ use std::str::FromStr;
 use ply::diagram::{Cell, Diagram, Piece as DiagramPiece, PieceKind, Shade};
 use ply::fen::{Fen, FenPiece};
 use ply::record::ReadRecordError;
-use ply::{Game, MoveList, Notation};
+use ply::{Game, MoveList, Notation, Player};
 
 use crate::error::{Error, FenError, MoveError};
 use crate::moves::Move;
@@ -316,12 +316,15 @@ fn piece_letter(piece: Piece) -> (char, &'static str, &'static str) {
     }
 }
 
-/// The board picture of [`Notation::render`]: see there.
+/// The board picture of [`Notation::render`] (see there), or with `turned` the same board
+/// turned half round, Black's side at the bottom: rows and columns in reverse order, each
+/// coordinate with its squares.
 fn render(
     game: &EnglishCheckers,
     state: &CheckersState,
     last: Option<Move>,
     color: bool,
+    turned: bool,
 ) -> String {
     // `state` is the position after `last`: mark its start and end squares, and show its
     // captured squares as `x` when they are empty now.
@@ -335,15 +338,17 @@ fn render(
         }
         out.push_str(text);
     };
+    let n = game.size();
+    let along = move |i: usize| if turned { n - 1 - i } else { i };
     let mut out = String::from("   ");
-    for c in 0..game.size() {
+    for c in (0..n).map(along) {
         let _ = write!(out, "{c:<width$}");
     }
     trim_end(&mut out);
     out.push('\n');
-    for r in 0..game.size() {
+    for r in (0..n).map(along) {
         let _ = write!(out, "{r:>2} ");
-        for c in 0..game.size() {
+        for c in (0..n).map(along) {
             let Some(sq) = game.square_at(r, c) else {
                 paint(&mut out, style::LIGHT, &" ".repeat(width));
                 continue;
@@ -454,7 +459,20 @@ impl Notation for EnglishCheckers {
     /// move's squares cyan), so the picture reads on light and dark terminals alike; its
     /// text is the plain picture's.
     fn render(&self, state: &CheckersState, last_move: Option<Move>, color: bool) -> String {
-        render(self, state, last_move, color)
+        render(self, state, last_move, color, false)
+    }
+
+    /// White (player 1) sees [`Notation::render`]'s picture, its men at the bottom. Black
+    /// (player 0) sees it turned half round: row 7 and column 7 at the top left, square 1 at
+    /// the bottom right, so its own men start at the bottom.
+    fn render_for(
+        &self,
+        state: &CheckersState,
+        last_move: Option<Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        render(self, state, last_move, color, Color::of(viewer) == Color::Black)
     }
 
     /// The board seen from Black's side: the picture of [`Notation::render`] turned half a

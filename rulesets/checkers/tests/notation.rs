@@ -254,8 +254,8 @@ fn colour_pictures_paint_every_square() {
     }
 }
 
-/// Prints coloured pictures (a move from the start; kings after a capture) for a look in a
-/// terminal or through an ANSI-to-image converter: `cargo test -p ply-checkers --test
+/// Prints coloured pictures (a move from the start; kings after a capture, also as Black
+/// sees them) for a look in a terminal or through an ANSI-to-image converter: `cargo test -p ply-checkers --test
 /// notation -- --ignored --nocapture show_pictures`.
 #[test]
 #[ignore = "prints pictures to look at"]
@@ -268,7 +268,8 @@ fn show_pictures() {
     let mut s = g.parse_state("W:W18,23,K27,30,31:B5,9,K14,K19,20").unwrap();
     let m = g.parse_move(&s, "23x16").unwrap();
     g.apply(&mut s, m);
-    println!("{}", g.render(&s, Some(m), true));
+    println!("{}\n", g.render(&s, Some(m), true));
+    println!("{}", g.render_for(&s, Some(m), true, Player::FIRST));
 }
 
 #[test]
@@ -314,4 +315,63 @@ fn diagram_cells_of_a_multi_jump_list_every_landing() {
     let d = big.diagram(&big.initial_state()).unwrap();
     assert_eq!((d.rows, d.cols), (10, 10));
     assert_eq!(d.cells[d.index(0, 1)].label.as_deref(), Some("50"));
+}
+
+/// The squares of a board line of the plain picture: after the row number, cells of
+/// `width` characters (the line padded back to its full length first).
+fn board_cells(line: &str, size: usize, width: usize) -> Vec<String> {
+    let padded = format!("{line:<len$}", len = 3 + size * width);
+    let chars: Vec<char> = padded[3..].chars().collect();
+    chars.chunks(width).map(|c| c.iter().collect()).collect()
+}
+
+/// White sees `render`'s picture; Black sees the same board turned half round: the rows and
+/// columns, with their numbers, in reverse order, square 1's row at the bottom read right to
+/// left, the marks of the last move on the same squares, and the key and side to move as
+/// they were.
+#[test]
+fn render_for_turns_the_board_for_black() {
+    for (g, fen, mv) in [
+        (game(), START, "11-15"),
+        (game(), "B:W18,27,K30:B14,K9", "14x32"),
+        (EnglishCheckers::new(10, Rules::Standard).unwrap(), "B:W31,K40:B1,K12,13", "13-19"),
+    ] {
+        let mut s = g.parse_state(fen).unwrap();
+        let m = g.parse_move(&s, mv).unwrap();
+        g.apply(&mut s, m);
+        let (black, white) = (Player::new(0), Player::new(1));
+        for color in [false, true] {
+            assert_eq!(g.render_for(&s, Some(m), color, white), g.render(&s, Some(m), color));
+        }
+        let plain = g.render(&s, Some(m), false);
+        let turned = g.render_for(&s, Some(m), false, black);
+        assert_eq!(strip_ansi(&g.render_for(&s, Some(m), true, black)), turned);
+        let (p, t): (Vec<&str>, Vec<&str>) = (plain.lines().collect(), turned.lines().collect());
+        let n = g.size();
+        assert_eq!(p.len(), t.len());
+        let width = g.squares().to_string().len() + 2;
+        let columns = |line: &str| board_cells(line, n, width);
+        let reversed = |mut cells: Vec<String>| {
+            cells.reverse();
+            cells
+        };
+        // Column numbers above, right to left.
+        let heads: Vec<String> = columns(t[0]).iter().map(|c| c.trim().to_string()).collect();
+        assert_eq!(heads, (0..n).rev().map(|c| c.to_string()).collect::<Vec<_>>(), "{turned}");
+        for r in 0..n {
+            let (shown, row) = (t[1 + r], p[n - r]);
+            assert_eq!(shown[..3], row[..3], "row number moves with its row: {turned}");
+            assert_eq!(columns(shown), reversed(columns(row)), "{plain}\n{turned}");
+        }
+        assert_eq!(t[n + 1..], p[n + 1..], "key and side to move");
+        assert_eq!(turned.matches('*').count(), plain.matches('*').count());
+    }
+    // Square 1's line and square 32's line change places.
+    let g = game();
+    let s = g.initial_state();
+    let (plain, turned) = (g.render(&s, None, false), g.render_for(&s, None, false, Player::FIRST));
+    let (p, t): (Vec<&str>, Vec<&str>) = (plain.lines().collect(), turned.lines().collect());
+    assert!(p[1].starts_with(" 0") && p[1].contains("b1 ") && p[8].ends_with("w32"), "{plain}");
+    assert!(t[1].starts_with(" 7") && t[1].contains("w32 ") && t[8].ends_with("b1"), "{turned}");
+    assert!(t[8].find("b4").unwrap() < t[8].find("b1").unwrap(), "right to left: {turned}");
 }

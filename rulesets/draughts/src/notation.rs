@@ -331,8 +331,14 @@ fn piece_style(piece: crate::Piece) -> (char, &'static str, &'static str) {
 /// its number, so every number stays in sight. The start and end squares of the last move
 /// are marked `*`, the pieces it took `x`; a key to the letters and the side to move follow.
 /// With `color` the squares and pieces have backgrounds of their own; the text is the plain
-/// picture's.
-pub(crate) fn render(state: &DraughtsState, last: Option<Move>, color: bool) -> String {
+/// picture's. With `turned` the board is turned half round, White's side at the top:
+/// rows and columns in reverse order, squares 50 to 46 along the top.
+pub(crate) fn render(
+    state: &DraughtsState,
+    last: Option<Move>,
+    color: bool,
+    turned: bool,
+) -> String {
     let marked = last.map_or(0, |m| 1u64 << m.from | 1u64 << m.to);
     let taken = last.map_or(0, |m| m.captured);
     let paint = |out: &mut String, style: &str, text: &str| {
@@ -341,10 +347,11 @@ pub(crate) fn render(state: &DraughtsState, last: Option<Move>, color: bool) -> 
         }
         out.push_str(text);
     };
+    let along = |i: u8| if turned { 9 - i } else { i };
     let mut out = String::new();
-    for row in 0..10u8 {
+    for row in (0..10u8).map(along) {
         out.push_str("  ");
-        for col in 0..10u8 {
+        for col in (0..10u8).map(along) {
             if (row + col) % 2 == 0 {
                 paint(&mut out, style::LIGHT, "    ");
                 continue;
@@ -408,7 +415,20 @@ impl Notation for InternationalDraughts {
     }
 
     fn render(&self, state: &DraughtsState, last_move: Option<Move>, color: bool) -> String {
-        render(state, last_move, color)
+        render(state, last_move, color, false)
+    }
+
+    /// White (player 0) sees [`Notation::render`]'s picture, its men at the bottom. Black
+    /// (player 1) sees it turned half round: squares 50 to 46 along the top, 5 to 1 along
+    /// the bottom, so its own men start at the bottom.
+    fn render_for(
+        &self,
+        state: &DraughtsState,
+        last_move: Option<Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        render(state, last_move, color, viewer != Player::FIRST)
     }
 
     /// The 10x10 board as [`Notation::render`] draws it, White (the first player) at the

@@ -248,8 +248,8 @@ fn colour_pictures_paint_every_square() {
     }
 }
 
-/// Prints coloured pictures (a move from the start; kings after a capture) for a look in a
-/// terminal or through an ANSI-to-image converter: `cargo test -p ply-draughts --test
+/// Prints coloured pictures (a move from the start; kings after a capture, also as Black
+/// sees them) for a look in a terminal or through an ANSI-to-image converter: `cargo test -p ply-draughts --test
 /// notation -- --ignored --nocapture show_pictures`.
 #[test]
 #[ignore = "prints pictures to look at"]
@@ -263,6 +263,7 @@ fn show_pictures() {
     let mv = g.parse_move(&s, "33x22").unwrap();
     g.apply(&mut s, mv);
     println!("{}", g.render(&s, Some(mv), true));
+    println!("{}", g.render_for(&s, Some(mv), true, Player::SECOND));
 }
 
 #[test]
@@ -322,4 +323,52 @@ fn diagram_cells_of_a_capture_list_every_landing() {
             assert_eq!(labels, text.squares);
         }
     }
+}
+
+/// The ten squares of a board line of the plain picture: after the indent, cells of four
+/// characters (the line padded back to its full length first).
+fn board_cells(line: &str) -> Vec<String> {
+    let padded = format!("{line:<42}");
+    let chars: Vec<char> = padded[2..].chars().collect();
+    chars.chunks(4).map(|c| c.iter().collect()).collect()
+}
+
+/// White sees `render`'s picture; Black sees the same board turned half round: the rows in
+/// reverse order, each read right to left (squares 50 to 46 along the top, 5 to 1 along the
+/// bottom), the marks and taken pieces of the last move on the same squares, and the key
+/// and side to move as they were.
+#[test]
+fn render_for_turns_the_board_for_black() {
+    let g = InternationalDraughts::new();
+    for (fen, mv) in [(None, "32-28"), (Some("W:WK1,33,38:B15,24,28,K44"), "33x22")] {
+        let mut s = fen.map_or_else(|| g.initial_state(), pos);
+        let mv = g.parse_move(&s, mv).unwrap();
+        g.apply(&mut s, mv);
+        for color in [false, true] {
+            let white = g.render_for(&s, Some(mv), color, Player::FIRST);
+            assert_eq!(white, g.render(&s, Some(mv), color));
+        }
+        let plain = g.render(&s, Some(mv), false);
+        let turned = g.render_for(&s, Some(mv), false, Player::SECOND);
+        assert_eq!(strip_ansi(&g.render_for(&s, Some(mv), true, Player::SECOND)), turned);
+        let (p, t): (Vec<&str>, Vec<&str>) = (plain.lines().collect(), turned.lines().collect());
+        assert_eq!(p.len(), t.len());
+        for r in 0..10 {
+            let mut row = board_cells(p[9 - r]);
+            row.reverse();
+            assert_eq!(board_cells(t[r]), row, "{plain}\n{turned}");
+        }
+        assert_eq!(t[10..], p[10..], "key and side to move");
+        assert_eq!(turned.matches('*').count(), plain.matches('*').count());
+        assert_eq!(turned.matches('x').count(), plain.matches('x').count());
+    }
+    // Square 1's line and square 50's line change places.
+    let s = g.initial_state();
+    let (plain, turned) =
+        (g.render(&s, None, false), g.render_for(&s, None, false, Player::SECOND));
+    let (p, t): (Vec<&str>, Vec<&str>) = (plain.lines().collect(), turned.lines().collect());
+    assert!(p[0].contains("b1 ") && p[9].contains("w50"), "{plain}");
+    assert!(t[0].contains("w50 ") && t[9].contains("b1"), "{turned}");
+    assert!(t[0].find("w50").unwrap() < t[0].find("w46").unwrap(), "right to left: {turned}");
+    assert!(t[9].find("b5").unwrap() < t[9].find("b1").unwrap(), "right to left: {turned}");
 }

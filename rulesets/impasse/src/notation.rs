@@ -136,6 +136,53 @@ fn format_position(s: &ImpasseState) -> String {
     out
 }
 
+/// The picture of [`Notation::render`]: row 8 at the top and column `a` on the left, or
+/// with `turned` the board turned half round (row 1 at the top, column `h` on the left).
+fn picture(state: &ImpasseState, last_move: Option<Move>, color: bool, turned: bool) -> String {
+    let mut marked: Bitboard = 0;
+    if let Some(m) = last_move {
+        marked |= m.from().bit() | m.to().map_or(0, Square::bit);
+        if let Some(c) = m.crown() {
+            marked |= c.source.bit() | c.target.bit();
+        }
+    }
+    // Rows from the top and columns from the left, as drawn.
+    let along = |i: u8| if turned { i } else { 7 - i };
+    let across = |i: u8| if turned { 7 - i } else { i };
+    let mut out = String::new();
+    for row in (0..8u8).map(along) {
+        out.push_str(&format!("{} ", row + 1));
+        for col in (0..8u8).map(across) {
+            let sq = Square::new(col, row).expect("8x8");
+            let c = piece_char(state, sq);
+            let is_marked = marked & sq.bit() != 0;
+            let glyph = match c {
+                'w' | 'W' if color => chip(Chip::Light, &c.to_string()),
+                'b' | 'B' if color => chip(Chip::Dark, &c.to_string()),
+                _ if color => dim(&c.to_string()),
+                _ => c.to_string(),
+            };
+            out.push_str(&match (is_marked, color) {
+                (true, true) => mark(&glyph),
+                (true, false) => format!("[{glyph}]"),
+                (false, _) => format!(" {glyph} "),
+            });
+        }
+        out.push('\n');
+    }
+    let files: String =
+        (0..8u8).map(across).map(|c| format!(" {} ", char::from(b'a' + c))).collect();
+    out.push_str(&format!("  {}\n", files.trim_end()));
+    let side = if state.side_to_move().index() == 0 { "White" } else { "Black" };
+    out.push_str(&format!(
+        "score White {} Black {} | ply {} | {side} to move (w/b single, W/B double)",
+        state.score(Player::new(0)),
+        state.score(Player::new(1)),
+        state.ply()
+    ));
+    out
+}
+
 /// The cell of [`Notation::diagram`] that shows `sq`: row 8 at the top.
 fn diagram_cell(sq: Square) -> usize {
     usize::from(7 - sq.row()) * 8 + usize::from(sq.column())
@@ -184,43 +231,19 @@ impl Notation for Impasse {
     /// brackets, then the scores and the side to move. With `color` the pieces are chips
     /// ([`ply::picture`]) that read on light and dark terminals alike.
     fn render(&self, state: &ImpasseState, last_move: Option<Move>, color: bool) -> String {
-        let mut marked: Bitboard = 0;
-        if let Some(m) = last_move {
-            marked |= m.from().bit() | m.to().map_or(0, Square::bit);
-            if let Some(c) = m.crown() {
-                marked |= c.source.bit() | c.target.bit();
-            }
-        }
-        let mut out = String::new();
-        for row in (0..8u8).rev() {
-            out.push_str(&format!("{} ", row + 1));
-            for col in 0..8u8 {
-                let sq = Square::new(col, row).expect("8x8");
-                let c = piece_char(state, sq);
-                let is_marked = marked & sq.bit() != 0;
-                let glyph = match c {
-                    'w' | 'W' if color => chip(Chip::Light, &c.to_string()),
-                    'b' | 'B' if color => chip(Chip::Dark, &c.to_string()),
-                    _ if color => dim(&c.to_string()),
-                    _ => c.to_string(),
-                };
-                out.push_str(&match (is_marked, color) {
-                    (true, true) => mark(&glyph),
-                    (true, false) => format!("[{glyph}]"),
-                    (false, _) => format!(" {glyph} "),
-                });
-            }
-            out.push('\n');
-        }
-        out.push_str("   a  b  c  d  e  f  g  h\n");
-        let side = if state.side_to_move().index() == 0 { "White" } else { "Black" };
-        out.push_str(&format!(
-            "score White {} Black {} | ply {} | {side} to move (w/b single, W/B double)",
-            state.score(Player::new(0)),
-            state.score(Player::new(1)),
-            state.ply()
-        ));
-        out
+        picture(state, last_move, color, false)
+    }
+
+    /// White (player 0) sees [`Notation::render`]'s picture, row 1 at the bottom. Black
+    /// (player 1) sees it turned half round: row 1 at the top, column `h` on the left.
+    fn render_for(
+        &self,
+        state: &ImpasseState,
+        last_move: Option<Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        picture(state, last_move, color, viewer != Player::FIRST)
     }
 
     /// The board as [`Notation::render`] draws it, White (the first player) at the bottom:

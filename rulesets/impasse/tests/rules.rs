@@ -564,3 +564,42 @@ fn move_cells_of_crowns_bear_offs_and_removals() {
     assert_eq!(removal.kind(), MoveKind::ImpasseSingle);
     assert_eq!(game.move_cells(&s, removal), [7 * 8]);
 }
+
+/// White sees `render`'s picture; Black sees the same board turned half round: row 1 at the
+/// top and row 8 at the bottom, each row read from `h` to `a` with the column letters below
+/// in that order, the last move's squares still in brackets, the score line as it was.
+#[test]
+fn render_for_turns_the_board_for_black() {
+    let game = Impasse::new();
+    let mut state = game.initial_state();
+    let mv = game.parse_move(&state, "d2h6").unwrap();
+    game.apply(&mut state, mv);
+    for color in [false, true] {
+        let white = game.render_for(&state, Some(mv), color, Player::FIRST);
+        assert_eq!(white, game.render(&state, Some(mv), color));
+    }
+    let plain = game.render(&state, Some(mv), false);
+    let turned = game.render_for(&state, Some(mv), false, Player::SECOND);
+    assert!(!turned.contains('\x1b'));
+    let (p, t): (Vec<&str>, Vec<&str>) = (plain.lines().collect(), turned.lines().collect());
+    assert_eq!(p.len(), 10);
+    assert_eq!(t.len(), 10);
+    // The squares of a board line, after its row number.
+    let cells = |line: &str| {
+        let chars: Vec<char> = line[2..].chars().collect();
+        chars.chunks(3).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>()
+    };
+    for r in 0..8 {
+        assert_eq!(t[r][..2], p[7 - r][..2], "row numbers move with their rows: {turned}");
+        let mut row = cells(p[7 - r]);
+        row.reverse();
+        assert_eq!(cells(t[r]), row, "{plain}\n{turned}");
+    }
+    assert!(t[0].starts_with("1 ") && t[7].starts_with("8 "), "{turned}");
+    assert_eq!(t[8], "   h  g  f  e  d  c  b  a");
+    assert_eq!(t[9], p[9]);
+    assert_eq!(turned.matches('[').count(), 2, "{turned}");
+    // d2, emptied, is the fifth square of the second line; h6 the first of the sixth.
+    assert_eq!(cells(t[1])[4], "[.]", "{turned}");
+    assert_eq!(cells(t[5])[0], "[w]", "{turned}");
+}

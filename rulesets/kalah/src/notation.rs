@@ -55,6 +55,57 @@ impl Kalah {
             self.pits() + 1 - number
         }
     }
+
+    /// The picture of [`Notation::render`] with `near`'s houses along the bottom (house 1 on
+    /// the left) and its store on the right, the other side's houses and store turned half
+    /// round above: `near` South gives `render`'s picture, North the board turned.
+    fn picture(
+        &self,
+        state: &KalahState,
+        last_move: Option<Move>,
+        color: bool,
+        near: Player,
+    ) -> String {
+        let m = self.pits();
+        let far = near.opponent();
+        let width = self.total_seeds().to_string().len();
+        let marked =
+            |p: Player, n: usize| last_move.is_some_and(|mv| mv.player() == p && mv.number() == n);
+        let numbers = |order: &mut dyn Iterator<Item = usize>| {
+            let cells: String = order.map(|n| format!(" {n:>width$} ")).collect();
+            let cells = if color { dim(&cells) } else { cells };
+            format!("{}{cells}", " ".repeat(width))
+        };
+        let row = |p: Player, order: &mut dyn Iterator<Item = usize>| {
+            let cells: String = order
+                .map(|n| Kalah::cell(state.house(p, n), p.index(), marked(p, n), color, width))
+                .collect();
+            format!("{}{cells}", " ".repeat(width))
+        };
+        let stores = format!(
+            "{:>width$}{}{:>width$}",
+            state.store(far),
+            " ".repeat(1 + m * (width + 2)),
+            state.store(near),
+        );
+        let status = match self.outcome(state) {
+            Some(Outcome::Scores(s)) if s[0] > s[1] => format!("South wins {}-{}", s[0], s[1]),
+            Some(Outcome::Scores(s)) if s[0] < s[1] => format!("North wins {}-{}", s[1], s[0]),
+            Some(Outcome::Scores(s)) => format!("draw {}-{}", s[0], s[1]),
+            Some(_) => "game over".to_string(),
+            None => format!("{} to move", NAMES[state.side_to_move().index()]),
+        };
+        let lines = [
+            numbers(&mut (1..=m).rev()),
+            row(far, &mut (1..=m).rev()),
+            stores,
+            row(near, &mut (1..=m)),
+            numbers(&mut (1..=m)),
+            status,
+        ];
+        let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
+        lines.join("\n")
+    }
 }
 
 /// A cell of the diagram holding `seeds` of `owner`'s, painted as `shade`.
@@ -153,44 +204,21 @@ impl Notation for Kalah {
     /// above and below, the house of `last_move` in brackets, and a line saying who is to
     /// move or how the game ended.
     fn render(&self, state: &KalahState, last_move: Option<Move>, color: bool) -> String {
-        let m = self.pits();
-        let width = self.total_seeds().to_string().len();
-        let marked =
-            |p: Player, n: usize| last_move.is_some_and(|mv| mv.player() == p && mv.number() == n);
-        let numbers = |order: &mut dyn Iterator<Item = usize>| {
-            let cells: String = order.map(|n| format!(" {n:>width$} ")).collect();
-            let cells = if color { dim(&cells) } else { cells };
-            format!("{}{cells}", " ".repeat(width))
-        };
-        let row = |p: Player, order: &mut dyn Iterator<Item = usize>| {
-            let cells: String = order
-                .map(|n| Kalah::cell(state.house(p, n), p.index(), marked(p, n), color, width))
-                .collect();
-            format!("{}{cells}", " ".repeat(width))
-        };
-        let stores = format!(
-            "{:>width$}{}{:>width$}",
-            state.store(Player::SECOND),
-            " ".repeat(1 + m * (width + 2)),
-            state.store(Player::FIRST),
-        );
-        let status = match self.outcome(state) {
-            Some(Outcome::Scores(s)) if s[0] > s[1] => format!("South wins {}-{}", s[0], s[1]),
-            Some(Outcome::Scores(s)) if s[0] < s[1] => format!("North wins {}-{}", s[1], s[0]),
-            Some(Outcome::Scores(s)) => format!("draw {}-{}", s[0], s[1]),
-            Some(_) => "game over".to_string(),
-            None => format!("{} to move", NAMES[state.side_to_move().index()]),
-        };
-        let lines = [
-            numbers(&mut (1..=m).rev()),
-            row(Player::SECOND, &mut (1..=m).rev()),
-            stores,
-            row(Player::FIRST, &mut (1..=m)),
-            numbers(&mut (1..=m)),
-            status,
-        ];
-        let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
-        lines.join("\n")
+        self.picture(state, last_move, color, Player::FIRST)
+    }
+
+    /// Each player sees its own houses along the bottom (house 1 on the left) and its store
+    /// on the right: South (player 0) sees [`Notation::render`]'s picture, North (player 1)
+    /// the board turned half round.
+    fn render_for(
+        &self,
+        state: &KalahState,
+        last_move: Option<Move>,
+        color: bool,
+        viewer: Player,
+    ) -> String {
+        let near = if viewer == Player::FIRST { Player::FIRST } else { Player::SECOND };
+        self.picture(state, last_move, color, near)
     }
 
     /// The board as [`Notation::render`] draws it, two rows of `m + 2` cells: North's store

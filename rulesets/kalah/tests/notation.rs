@@ -109,6 +109,39 @@ fn the_picture_shows_both_rows_the_stores_and_the_last_house() {
     assert!(g.render(&draw, None, false).ends_with("draw 24-24"));
 }
 
+/// South sees `render`'s picture; North sees the board turned half round: its own houses
+/// along the bottom (house 1 on the left) with its store on the right, South's houses and
+/// store above, the house of the last move still in brackets.
+#[test]
+fn render_for_puts_the_viewers_houses_at_the_bottom() {
+    let g = Kalah::standard();
+    let mut s = g.initial_state();
+    let mv = g.parse_move(&s, "3").unwrap();
+    g.apply(&mut s, mv);
+    for color in [false, true] {
+        assert_eq!(g.render_for(&s, Some(mv), color, Player::FIRST), g.render(&s, Some(mv), color));
+    }
+    let expected = [
+        "    6   5   4   3   2   1",
+        "    5   5   5 [ 0]  4   4",
+        " 1                          0",
+        "    4   4   4   4   4   4",
+        "    1   2   3   4   5   6",
+        "South to move",
+    ]
+    .join("\n");
+    assert_eq!(g.render_for(&s, Some(mv), false, Player::SECOND), expected);
+    assert!(g.render_for(&s, Some(mv), true, Player::SECOND).contains('\x1b'));
+    // North's move, on a board with two-digit counts: the store on North's right.
+    let s = g.parse_state("0,0,0,0,0,12/20/1,0,0,0,0,13/2 n").unwrap();
+    let north = g.render_for(&s, None, false, Player::SECOND);
+    let lines: Vec<&str> = north.lines().collect();
+    assert_eq!(lines[1], "   12   0   0   0   0   0", "{north}");
+    assert_eq!(lines[2], "20                          2", "{north}");
+    assert_eq!(lines[3], "    1   0   0   0   0  13", "{north}");
+    assert_eq!(lines[5], "North to move");
+}
+
 #[test]
 fn the_diagram_is_the_mancala_board_seen_from_south() {
     use ply::diagram::{Piece, PieceKind, Shade};
