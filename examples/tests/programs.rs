@@ -646,3 +646,28 @@ fn each_programs_help_lists_only_what_applies_to_it() {
     let serve = run("english_checkers", &["serve", "--help"], "").stdout;
     assert!(serve.contains("--port") && serve.contains("--rules") && !serve.contains("--players"));
 }
+
+/// The board shows the side of the person playing at the bottom; `--flip` turns it round.
+#[test]
+fn the_players_side_is_at_the_bottom_unless_flipped() {
+    // The board's lines: the 8 after the first line of column numbers.
+    let rows = |args: &[&str]| -> Vec<String> {
+        let out = run("english_checkers", args, "quit\n").stdout;
+        let lines: Vec<&str> = out.lines().collect();
+        let header = lines
+            .iter()
+            .position(|l| {
+                l.split_whitespace().count() == 8
+                    && l.split_whitespace().all(|w| w.parse::<u8>().is_ok())
+            })
+            .unwrap_or_else(|| panic!("no board in {out}"));
+        lines[header + 1..header + 9].iter().map(|l| l.to_string()).collect()
+    };
+    let has = |line: &str, square: &str| line.split_whitespace().any(|w| w == square);
+    let black = rows(&["--human", "first", "--no-color", "--seed", "1"]);
+    assert!(has(&black[7], "b1") && has(&black[0], "w32"), "{black:#?}");
+    let flipped = rows(&["--human", "first", "--no-color", "--seed", "1", "--flip"]);
+    assert!(has(&flipped[0], "b1") && has(&flipped[7], "w32"), "{flipped:#?}");
+    let white = rows(&["--human", "second", "--no-color", "--seed", "1", "--depth", "1"]);
+    assert!(has(&white[0], "b1") && has(&white[7], "w32"), "{white:#?}");
+}

@@ -72,8 +72,8 @@ pub mod analysis;
 mod commands;
 pub(crate) mod display;
 mod interrupt;
-pub mod session;
 pub mod search_handle;
+pub mod session;
 
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 pub(crate) use commands::read_input;
@@ -180,6 +180,10 @@ pub struct PlayArgs {
     /// No colours in the terminal (the NO_COLOR environment variable does the same).
     #[arg(long)]
     pub no_color: bool,
+    /// Turn the board round: by default the side of the first person playing is at the
+    /// bottom (the first player's when engines play each other); --flip shows the other.
+    #[arg(long)]
+    pub flip: bool,
     /// The engines play without an opening book (by default, searches play from the game's
     /// own book while the game is in it, where the game has one).
     #[arg(long, conflicts_with = "book")]
@@ -321,6 +325,8 @@ pub struct PlayConfig {
     /// Show a status line with the time an engine has been thinking, redrawn in place (for
     /// a terminal).
     pub live: bool,
+    /// The player whose side the board pictures put at the bottom.
+    pub viewer: Player,
 }
 
 impl PlayConfig {
@@ -507,6 +513,13 @@ fn after_the_game<G: Notation + Sync + 'static>(
             _ => writeln!(out, "{}", wrap(AFTER_GAME_HELP, terminal_width(), "  "))?,
         }
     }
+}
+
+/// The player whose side the pictures put at the bottom: the first human seat's (the first
+/// player's when engines play each other), or with `flip` the next player's.
+fn viewer_of(seats: &[Seat], flip: bool) -> Player {
+    let first = seats.iter().position(|s| *s == Seat::Human).unwrap_or(0);
+    Player::new(if flip { (first + 1) % seats.len().max(1) } else { first })
 }
 
 /// What leaving the game prints (`quit`, Ctrl-C): how many moves were played, then the
@@ -868,11 +881,12 @@ impl<G: Game> Drop for Ponder<'_, G> {
 pub(crate) fn print_result<G: Notation>(
     record: &Record<'_, G>,
     names: &[String],
-    color: bool,
+    (color, viewer): (bool, Player),
     out: &mut impl Write,
 ) -> io::Result<()> {
     let game = record.game();
-    writeln!(out, "\n{}\n", game.render(record.state(), record.moves().last().copied(), color))?;
+    let last = record.moves().last().copied();
+    writeln!(out, "\n{}\n", game.render_for(record.state(), last, color, viewer))?;
     if let Some(outcome) = record.outcome() {
         writeln!(
             out,
@@ -905,7 +919,7 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
     loop {
         interrupt::remember(left_words(&session.record));
         if let Some(outcome) = session.record.outcome() {
-            print_result(&session.record, &session.names, config.color, out)?;
+            print_result(&session.record, &session.names, (config.color, config.viewer), out)?;
             if !session.seats.contains(&Seat::Human) {
                 return Ok((Ending::Finished(outcome), session.record));
             }
@@ -933,7 +947,11 @@ pub fn play_terminal<'g, G: Notation + Sync + 'static>(
         }
         let record = &session.record;
         let last = record.moves().last().copied();
-        writeln!(out, "\n{}\n", game.render(record.state(), last, config.color))?;
+        writeln!(
+            out,
+            "\n{}\n",
+            game.render_for(record.state(), last, config.color, config.viewer)
+        )?;
         writeln!(out, "{}", wrap(&numbered_moves(game, record.state()), terminal_width(), ""))?;
         if let Some(verdict) = kit.tables_verdict(game, record.state()) {
             writeln!(out, "{}", tables_line(&who, verdict))?;
@@ -1317,6 +1335,8 @@ pub struct Watch {
     pub delay: Duration,
     /// ANSI colours in the pictures.
     pub color: bool,
+    /// The player whose side the pictures put at the bottom.
+    pub viewer: Player,
 }
 
 /// [`play_engines`], with the start position and the position after every move drawn when
@@ -1350,7 +1370,7 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
         })
         .collect();
     if let Some(w) = watch {
-        writeln!(out, "\n{}\n", game.render(&start, None, w.color))?;
+        writeln!(out, "\n{}\n", game.render_for(&start, None, w.color, w.viewer))?;
     }
     let mut failed: Option<io::Error> = None;
     let played = play_game_with(game, &start, &mut arena_seats, usize::MAX, |m| {
@@ -1365,7 +1385,7 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
         if let (None, Some(w)) = (&failed, watch) {
             let mut after = m.before.clone();
             game.apply(&mut after, m.report.best_move);
-            let picture = game.render(&after, Some(m.report.best_move), w.color);
+            let picture = game.render_for(&after, Some(m.report.best_move), w.color, w.viewer);
             failed = writeln!(out, "\n{picture}\n").and_then(|()| out.flush()).err();
             std::thread::sleep(w.delay);
         }
@@ -1385,7 +1405,8 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
     if let Some(f) = played.forfeit {
         writeln!(out, "{} ({}) forfeits: {}", names[f.seat], seats[f.seat], f.reason)?;
     }
-    print_result(&record, &names, watch.is_some_and(|w| w.color), out)?;
+    let (color, viewer) = watch.map_or((false, Player::FIRST), |w| (w.color, w.viewer));
+    print_result(&record, &names, (color, viewer), out)?;
     Ok(record)
 }
 
@@ -1464,6 +1485,7 @@ pub fn run<G: Notation + Sync + 'static>(
         Vec::new()
     };
     let color = !args.no_color && color_enabled();
+    let viewer = viewer_of(&seats, args.flip);
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{}", wrap(&seats_line(&seats, &names, seed), terminal_width(), "  "));
     if let Some(tables) = kit.tables_description(game) {
@@ -1477,7 +1499,7 @@ pub fn run<G: Notation + Sync + 'static>(
                 Seat::Human => None,
             })
             .collect();
-        let watch = args.watch.map(|delay| Watch { delay, color });
+        let watch = args.watch.map(|delay| Watch { delay, color, viewer });
         play_engines_watched(game, start, &specs, seed, &names, kit, watch, &mut out).map(|_| ())
     } else {
         let config = PlayConfig {
@@ -1489,6 +1511,7 @@ pub fn run<G: Notation + Sync + 'static>(
             ponder: args.ponder,
             assistant,
             live: io::stdout().is_terminal(),
+            viewer,
         };
         let mut input = io::stdin().lock();
         interrupt::install();
@@ -1631,6 +1654,7 @@ mod tests {
             ponder: false,
             assistant: spec("alphabeta:depth=9"),
             live: false,
+            viewer: ply::Player::FIRST,
         };
         let mut out = Vec::new();
         let (ending, record) = play_terminal(
@@ -1744,6 +1768,7 @@ mod tests {
                     ponder,
                     assistant: spec("alphabeta:depth=6"),
                     live: false,
+                    viewer: ply::Player::FIRST,
                 };
                 let mut input = io::BufReader::new(reader);
                 let (ending, record) = play_terminal(

@@ -36,6 +36,7 @@ fn play(start: Option<&str>, script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>
         ponder: false,
         assistant: spec("alphabeta:depth=9"),
         live: false,
+        viewer: ply::Player::FIRST,
     };
     let mut out = Vec::new();
     let (ending, record) =
@@ -357,6 +358,7 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
         ponder: false,
         assistant: spec("alphabeta:depth=3"),
         live: false,
+        viewer: ply::Player::FIRST,
     };
     let mut out = Vec::new();
     let (ending, record) =
@@ -382,6 +384,7 @@ fn a_status_line_shows_the_search_while_an_engine_thinks() {
         ponder: false,
         assistant: spec("alphabeta:depth=3"),
         live: true,
+        viewer: ply::Player::FIRST,
     };
     let mut out = Vec::new();
     let script = &mut "quit\n".as_bytes();

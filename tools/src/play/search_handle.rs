@@ -35,4 +35,3 @@ impl SearchHandle {
         self.attach(budget)
     }
 }
-

@@ -20,6 +20,7 @@
 //!     ponder: false,
 //!     assistant: "alphabeta:depth=9".parse()?,
 //!     live: false,
+//!     viewer: ply::Player::FIRST,
 //! };
 //! let kit = AgentKit::default();
 //! let mut session = Session::new(&TicTacToe, TicTacToe.initial_state(), &config, &kit)?;
@@ -32,15 +33,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::io::Write;
 use ply::search::SearchReport;
 use ply::{Notation, Player, Record};
+use std::io::Write;
 
+pub use super::search_handle::SearchHandle;
 use super::{
     assist, build_engines, change_budgets, engine_move, human_choices, note_played, observe_all,
     only_pass, replay, BudgetChange, Engine, PlayConfig, PlayLoopError, Pondered, Seat,
 };
-pub use super::search_handle::SearchHandle;
 use crate::agents::AgentKit;
 use crate::error::{ToolError, ToolResult};
 use crate::spec::AgentSpec;
@@ -524,6 +525,7 @@ mod tests {
             ponder: false,
             assistant: "alphabeta:depth=2".parse().unwrap(),
             live: false,
+            viewer: ply::Player::FIRST,
         };
         Session::new(&TicTacToe, TicTacToe.initial_state(), &config, kit).unwrap()
     }
@@ -541,6 +543,7 @@ mod tests {
             ponder: false,
             assistant: "alphabeta:time=300ms".parse().unwrap(),
             live: true,
+            viewer: ply::Player::FIRST,
         };
         let kit = AgentKit::default();
         let s = Session::new(&game, game.initial_state(), &config, &kit).unwrap();

@@ -16,8 +16,8 @@ use crate::agents::{AgentKit, ToolGame};
 use crate::error::{ToolError, ToolResult};
 use crate::play::analysis::MoveAnalysis;
 use crate::play::display::{describe_outcome, format_line};
-use crate::play::session::Session;
 use crate::play::search_handle::SearchHandle;
+use crate::play::session::Session;
 use crate::play::{PlayConfig, Seat};
 use crate::spec::AgentSpec;
 use crate::units::si;
@@ -204,6 +204,7 @@ impl<G: ToolGame> WebGame for GameOf<G> {
             ponder: false,
             assistant: self.engine.clone(),
             live: false,
+            viewer: ply::Player::FIRST,
         };
         let mut session = Session::new(self.game, self.game.initial_state(), &config, &self.kit)
             .map_err(|e| ToolError::Invalid(e.to_string()))?;

@@ -47,6 +47,10 @@ async function start(game, seats) {
   $("title").textContent = data.game.title;
   document.title = data.game.title + " - ply";
   $("analysis").replaceChildren();
+  // The board shows the first player's side at the bottom; turn it for a person who plays
+  // another seat against the engines.
+  const seats = data.view.seats;
+  ply.flipped = seats[0] !== null && seats.slice(1).some((s) => s === null);
   listen();
   show(data.view);
 }
