@@ -291,7 +291,11 @@ fn the_first_line_says_whether_the_seed_replays_the_game() {
 fn watch_shows_every_position_of_an_engine_game() {
     let g = TicTacToe;
     let specs = [spec("alphabeta:depth=9"), spec("random:seed=5")];
-    let watch = Watch { delay: std::time::Duration::from_millis(1), color: false };
+    let watch = Watch {
+        delay: std::time::Duration::from_millis(1),
+        color: false,
+        viewer: ply::Player::FIRST,
+    };
     let mut out = Vec::new();
     let record = play_engines_watched(
         &g,
