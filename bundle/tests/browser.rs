@@ -205,6 +205,8 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
         played += 1;
         assert!(played < 400, "the game does not end");
     }
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join("english-checkers-finished.png"), png).unwrap();
     let view = page(&client, "view").await;
     let moves: Vec<String> = view["moves"]
         .as_array()
@@ -215,7 +217,7 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
     assert!(moves.len() > 10, "a whole game: {moves:?}");
 
     // Step through the move list: the first move, back to the start, forward, the end.
-    client.find(Locator::Css("#moves li[data-ply=\"1\"]")).await.unwrap().click().await.unwrap();
+    client.find(Locator::Css("#moves [data-ply=\"1\"]")).await.unwrap().click().await.unwrap();
     wait_shown(&client, 1).await;
     let first = page(&client, "shown.position").await;
     client.find(Locator::Id("back")).await.unwrap().click().await.unwrap();
@@ -242,6 +244,23 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
     assert!(pdn.contains("[Result \""), "{pdn}");
     assert!(pdn.contains("[Date \""), "the date of the game: {pdn}");
     assert!(!pdn.contains("[Result \"*\"]"), "a finished game has its result: {pdn}");
+
+    // The analysis: a row per move, with the value of the move played and of the best move.
+    let engine = client.find(Locator::Id("analysis-engine")).await.unwrap();
+    engine.clear().await.unwrap();
+    engine.send_keys("alphabeta:depth=3").await.unwrap();
+    client.find(Locator::Id("analyse")).await.unwrap().click().await.unwrap();
+    let begun = Instant::now();
+    let rows = loop {
+        let rows = client.find_all(Locator::Css("#analysis tr")).await.unwrap();
+        if rows.len() == moves.len() + 1 {
+            break rows;
+        }
+        assert!(begun.elapsed() < Duration::from_secs(60), "no analysis: {} rows", rows.len());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let last = rows.last().unwrap().text().await.unwrap();
+    assert!(last.contains(moves.last().unwrap()), "the last row is the last move: {last}");
     client.close().await.unwrap();
 }
 

@@ -49,8 +49,8 @@ async function start(game, seats) {
   $("analysis").replaceChildren();
   // The board shows the first player's side at the bottom; turn it for a person who plays
   // another seat against the engines.
-  const seats = data.view.seats;
-  ply.flipped = seats[0] !== null && seats.slice(1).some((s) => s === null);
+  const sat = data.view.seats;
+  ply.flipped = sat[0] !== null && sat.slice(1).some((s) => s === null);
   listen();
   show(data.view);
 }
@@ -397,16 +397,34 @@ function seatsWanted() {
 
 // ---- the move list ----
 
+// The moves as a score sheet: a row per round, a column per player (a player who moves
+// again, or a pass, starts a new row where its column is taken).
 function drawMoves(v, at) {
   const list = $("moves");
-  list.replaceChildren(...v.moves.map((m, i) => {
-    const li = document.createElement("li");
-    li.textContent = m.text;
-    li.dataset.ply = i + 1;
-    if (i + 1 === at) li.className = "current";
-    li.addEventListener("click", () => goTo(i + 1));
-    return li;
-  }));
+  const players = v.names.length;
+  list.style.gridTemplateColumns = `2.6em repeat(${players}, 1fr)`;
+  const items = [];
+  let row = 0, last = Infinity; // the mover of the move before
+  v.moves.forEach((m, i) => {
+    if (m.mover <= last) {
+      row += 1;
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = row + ".";
+      number.style.gridRow = row;
+      items.push(number);
+    }
+    const cell = document.createElement("span");
+    cell.className = "move" + (i + 1 === at ? " current" : "");
+    cell.textContent = m.text;
+    cell.dataset.ply = i + 1;
+    cell.style.gridRow = row;
+    cell.style.gridColumn = m.mover + 2;
+    cell.addEventListener("click", () => goTo(i + 1));
+    items.push(cell);
+    last = m.mover;
+  });
+  list.replaceChildren(...items);
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
 }
