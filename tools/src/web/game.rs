@@ -165,9 +165,10 @@ pub fn erase<G: ToolGame>(
     engine: AgentSpec,
 ) -> Arc<dyn WebGame> {
     let game: &'static G = Box::leak(Box::new(game));
-    let names = match names.is_empty() {
-        true => (1..=game.num_players()).map(|i| format!("player {i}")).collect(),
-        false => names.to_vec(),
+    // Seat names fit one player count (Black and White): other counts number the players.
+    let names = match names.len() == game.num_players() {
+        true => names.to_vec(),
+        false => (1..=game.num_players()).map(|i| format!("player {i}")).collect(),
     };
     Arc::new(GameOf { game, kit, name: name.into(), title: title.into(), names, engine })
 }
@@ -567,6 +568,18 @@ mod tests {
         assert!(s.load("not a game").is_err());
         assert_eq!(s.take_back_to(1), 2);
         assert!(s.redo());
+    }
+
+    #[test]
+    fn seat_names_that_do_not_fit_the_player_count_are_numbered() {
+        let spec: AgentSpec = "random".parse().unwrap();
+        let names = ["Black".to_string(), "White".to_string()];
+        let game = ply::games::ThreeHeaps::standard();
+        let three = erase(game, AgentKit::default(), "three-heaps", "", &names, spec);
+        assert_eq!(three.seat_names(), ["player 1", "player 2", "player 3"]);
+        let seats = vec![Seat::Human, Seat::Human, Seat::Human];
+        assert!(three.start(seats, 1, Live::default()).is_ok());
+        assert!(three.start(vec![Seat::Human], 1, Live::default()).is_err());
     }
 
     #[test]
