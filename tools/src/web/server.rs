@@ -143,8 +143,9 @@ impl Board {
             }
             let board = Arc::clone(self);
             std::thread::spawn(move || {
+                // Counted out even if the request's thread panics.
+                let _done = Finished(&board.running);
                 board.handle(request);
-                board.running.fetch_sub(1, Ordering::AcqRel);
             });
         }
     }
@@ -334,6 +335,15 @@ impl Board {
         })?;
         *lock(&slot.used) = Instant::now();
         Ok(slot)
+    }
+}
+
+/// Takes one from the count of running requests when dropped.
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
