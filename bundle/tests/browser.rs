@@ -282,6 +282,42 @@ async fn an_engine_game_of_draughts_is_watched_to_the_end() {
     client.close().await.unwrap();
 }
 
+#[tokio::test(flavor = "current_thread")]
+async fn four_players_share_a_reversi_board() {
+    let Some(driver) = driver() else { return };
+    let options = GameOptions { players: Some(4), ..GameOptions::default() };
+    let spec = "paranoid:depth=2".parse().unwrap();
+    let offered = offers(ply_bundle::registry(), "reversi", &options, Some(spec));
+    let server = WebServer::bind(offered, 0).unwrap().spawn();
+    let client = browser(&driver).await;
+    client.goto(&format!("{}?game=reversi", server.url())).await.unwrap();
+    let view = wait_view(&client, Duration::from_secs(30), human_to_move).await;
+    let seats = client.find_all(Locator::Css("#seats .seat")).await.unwrap();
+    assert_eq!(seats.len(), 4, "a row per player");
+    // Two rounds by clicking: each time one click on a dotted cell, then three engine moves.
+    for round in 1..=2 {
+        let view = page(&client, "view").await;
+        let drop = view["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["cells"].as_array().unwrap().len() == 1);
+        let cell = drop.expect("a move of one cell")["cells"][0].as_u64().unwrap();
+        click_cell(&client, cell).await;
+        let played = 4 * round;
+        wait_view(&client, Duration::from_secs(60), |v| {
+            over(v) || v["moves"].as_array().unwrap().len() >= played && human_to_move(v)
+        })
+        .await;
+    }
+    let moves = page(&client, "view.moves").await;
+    let movers: Vec<u64> =
+        moves.as_array().unwrap().iter().map(|m| m["mover"].as_u64().unwrap()).collect();
+    assert_eq!(&movers[..4], [0, 1, 2, 3], "the four players in turn: {moves}");
+    assert!(!view["diagram"].is_null());
+    client.close().await.unwrap();
+}
+
 /// Where the screenshots go: `target/web-screenshots/`.
 fn screenshot_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
