@@ -33,15 +33,7 @@ struct Run {
 /// Runs `name` with `args`, typing `input` on its standard input, and fails the test if it
 /// takes more than a minute.
 fn run(name: &str, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(program(name))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .env("COLUMNS", "80")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the program starts");
+    let mut child = spawn(name, args);
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = input.to_string();
     let writer = std::thread::spawn(move || {
@@ -75,6 +67,19 @@ fn run(name: &str, args: &[&str], input: &str) -> Run {
         stdout: out.join().expect("stdout thread").expect("utf-8 stdout"),
         stderr: err.join().expect("stderr thread").expect("utf-8 stderr"),
     }
+}
+
+/// Starts `name` with `args`, its standard input, output and error piped.
+fn spawn(name: &str, args: &[&str]) -> std::process::Child {
+    Command::new(program(name))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("COLUMNS", "80")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts")
 }
 
 /// One game program: its name, the options that pick the game, a legal first move for the
@@ -533,13 +538,7 @@ fn an_arena_run_killed_in_the_middle_resumes_to_every_game_once() {
 /// engine may be thinking) and the program ends with status 130.
 #[test]
 fn ctrl_c_prints_the_moves_and_ends_the_game() {
-    let mut child = Command::new(program("tictactoe"))
-        .args(["--human", "first", "--engine", "alphabeta:depth=3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the program starts");
+    let mut child = spawn("tictactoe", &["--human", "first", "--engine", "alphabeta:depth=3"]);
     let mut stdin = child.stdin.take().expect("piped stdin");
     stdin.write_all(b"b2\n").unwrap();
     stdin.flush().unwrap();
@@ -581,12 +580,7 @@ fn every_game_program_serves_its_web_board() {
         if name == "play" {
             args.extend(["--game", game]);
         }
-        let mut child = Command::new(program(name))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the program starts");
+        let mut child = spawn(name, &args);
         let mut stdout = child.stdout.take().expect("piped stdout");
         let mut line = Vec::new();
         let mut byte = [0u8; 1];

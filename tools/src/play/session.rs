@@ -274,13 +274,13 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     }
 
     /// Takes the game back to its first `plies` moves (a click on the move list): the moves
-    /// after them can be played again with [`Session::redo`]. Returns the number taken back.
+    /// after them, and those an earlier take-back kept, can be played again with
+    /// [`Session::redo`]. Returns the number taken back.
     pub fn take_back_to(&mut self, plies: usize) -> usize {
         let moves = self.record.moves().to_vec();
         if plies >= moves.len() {
             return 0;
         }
-        self.redo.clear();
         self.redo.extend(moves[plies..].iter().rev());
         self.record = replay(self.game, self.record.start(), &moves[..plies], &mut self.engines)
             .expect("replaying moves that were legal");
@@ -312,14 +312,8 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
     /// Takes back to the previous choice of a human seat: the number of moves taken back,
     /// `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<usize> {
-        let now = self.record.moves().len();
         let target = self.undo_target()?;
-        let moves = self.record.moves().to_vec();
-        self.redo.extend(moves[target..].iter().rev());
-        self.record = replay(self.game, self.record.start(), &moves[..target], &mut self.engines)
-            .expect("replaying moves that were legal");
-        self.last_pv = None;
-        Some(now - target)
+        Some(self.take_back_to(target))
     }
 
     /// True when `redo` has moves to play again.
