@@ -252,6 +252,7 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     // The learned evaluation plays +186 Elo over the hand-set one (BENCHMARKS.md).
     .default_evaluator("learned", ply_breakthrough::learned())
     .features(ply_breakthrough::PawnFeatures)
+    .net_inputs(ply_breakthrough::net::PawnNetInputs::new)
 }
 
 /// Kalah(m,n), the game with extra turns: `--variant pits=M`, `--variant seeds=N`,

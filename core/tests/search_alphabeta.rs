@@ -558,6 +558,33 @@ fn probcut_keeps_proven_results_and_prunes() {
     assert!(pruned < off, "ProbCut searched {pruned} nodes, without it {off}");
 }
 
+/// Futility pruning keeps proven results (no pruning below a proven alpha) and prunes the
+/// tree of a deeper search.
+#[test]
+fn futility_keeps_proven_results_and_prunes() {
+    let with = |margin: f64| {
+        AlphaBeta::with_options(AlphaBetaOptions {
+            futility: margin,
+            tt_mb: 1,
+            ..AlphaBetaOptions::default()
+        })
+    };
+    let c4 = ConnectFour::standard();
+    let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
+    assert_eq!(choose(&mut with(20.0), &c4, &s, &Budget::depth(6)), Value::Win(3));
+    let ttt = TicTacToe;
+    let s = ttt.parse_state("x.x.o.x.o").unwrap();
+    assert_eq!(choose(&mut with(1.0), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
+
+    let start = c4.initial_state();
+    let nodes = |engine: &mut AlphaBeta| {
+        engine.choose(&c4, Position::new(&start), &Budget::depth(10)).unwrap().nodes
+    };
+    let off = nodes(&mut with(0.0));
+    let pruned = nodes(&mut with(5.0));
+    assert!(pruned < off, "futility pruning searched {pruned} nodes, without it {off}");
+}
+
 /// A search cut short after a root move that beat the previous best still reports that
 /// move's line (an engine proposes its second move as the reply to ponder on).
 #[test]

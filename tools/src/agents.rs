@@ -42,11 +42,18 @@ impl<T: Game + Notation + Send + Sync + 'static> ToolGame for T {}
 
 /// Builds a boxed agent for a spec, with one evaluation built in (and the endgame tables'
 /// solver, if the agent uses them).
-type AgentBuilder<G> = Arc<
+pub(crate) type AgentBuilder<G> = Arc<
     dyn Fn(&AgentSpec, u64, Option<Solver<G>>) -> Result<Box<dyn Agent<G> + Send>, SpecError>
         + Send
         + Sync,
 >;
+
+/// Reads a network file's bytes (`tune train`'s) as a network over a game's inputs: the
+/// builder of searches with it, or why the bytes are not such a network.
+pub(crate) type NetOpener<G> = Arc<dyn Fn(&[u8]) -> Result<AgentBuilder<G>, String> + Send + Sync>;
+
+/// The networks a kit has read, by file name, so that a tournament reads each file once.
+type NetCache<G> = Arc<Mutex<Vec<(String, AgentBuilder<G>)>>>;
 
 /// Builds the client of an external engine through a game's codec for one protocol.
 type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> + Send + Sync>;
@@ -89,6 +96,9 @@ pub struct AgentKit<G: Game> {
     /// searches use them unless their spec says `egdb=off`.
     pub endgame: Option<EndgameOpener<G>>,
     solvers: SolverCache<G>,
+    /// Reads `net=FILE` files as networks of this game (without one, `net=` is refused).
+    pub(crate) nets: Option<NetOpener<G>>,
+    net_cache: NetCache<G>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
@@ -102,6 +112,8 @@ impl<G: Game> Default for AgentKit<G> {
             cache: Arc::default(),
             endgame: None,
             solvers: Arc::default(),
+            nets: None,
+            net_cache: Arc::default(),
         }
     }
 }
@@ -117,6 +129,8 @@ impl<G: Game> Clone for AgentKit<G> {
             cache: self.cache.clone(),
             endgame: self.endgame.clone(),
             solvers: self.solvers.clone(),
+            nets: self.nets.clone(),
+            net_cache: self.net_cache.clone(),
         }
     }
 }
@@ -127,6 +141,7 @@ impl<G: Game> AgentKit<G> {
     pub fn forget_opened(&mut self) {
         self.cache = Arc::default();
         self.solvers = Arc::default();
+        self.net_cache = Arc::default();
     }
 
     /// The opening book an agent built from `spec` plays from: the file of `book=FILE`
@@ -223,11 +238,15 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
     /// Adds the evaluation `eval` under `name`: a spec with `eval=NAME` searches with it.
     /// The search is compiled for `E`, so the evaluation is called directly at every leaf.
     pub fn add_evaluator<E: Evaluator<G>>(&mut self, name: &str, eval: E) {
-        let build: AgentBuilder<G> = Arc::new(move |spec, seed, solver| {
-            spec.build_search(WithSolver::new(eval.clone(), solver), seed)
-        });
         self.evaluators.retain(|(n, _)| n != name);
-        self.evaluators.push((name.to_string(), build));
+        self.evaluators.push((name.to_string(), Self::evaluator_builder(eval)));
+    }
+
+    /// The builder of searches with `eval` (and the endgame tables' solver, if any).
+    pub(crate) fn evaluator_builder<E: Evaluator<G>>(eval: E) -> AgentBuilder<G> {
+        Arc::new(move |spec, seed, solver| {
+            spec.build_search(WithSolver::new(eval.clone(), solver), seed)
+        })
     }
 
     /// Adds the evaluation `eval` under `name` and makes it the default: what a spec without
@@ -318,6 +337,9 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
             return spec.build_external(self);
         }
         let solver = self.solver_for(spec)?;
+        if let Some(path) = spec.net.as_deref() {
+            return self.net_builder(path, spec.eval.is_some())?(spec, seed, solver);
+        }
         let name = match spec.eval.as_deref() {
             None | Some("default") => self.default_eval.as_deref(),
             Some(name) => Some(name),
@@ -335,6 +357,26 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
                 }),
             },
         }
+    }
+}
+
+impl<G: Game + Sync + 'static> AgentKit<G> {
+    /// The builder of searches with the network in `path` (`net=FILE`), read once per kit.
+    fn net_builder(&self, path: &str, with_eval: bool) -> Result<AgentBuilder<G>, SpecError> {
+        let fail = |reason: String| SpecError::Network { path: path.to_string(), reason };
+        if with_eval {
+            return Err(fail("a spec takes net= or eval=, not both".into()));
+        }
+        let mut cache = self.net_cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, build)) = cache.iter().find(|(p, _)| p == path) {
+            return Ok(build.clone());
+        }
+        let opener =
+            self.nets.as_ref().ok_or_else(|| fail("this game has no network inputs".into()))?;
+        let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+        let build = opener(&bytes).map_err(fail)?;
+        cache.push((path.to_string(), build.clone()));
+        Ok(build)
     }
 }
 
@@ -381,6 +423,9 @@ impl AgentSpec {
                 }
                 if let Some(m) = self.probcut {
                     options.probcut = m;
+                }
+                if let Some(m) = self.futility {
+                    options.futility = m;
                 }
                 let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {

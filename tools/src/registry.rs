@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ply::book::Book;
-use ply::eval::net::NetInputs;
+use ply::eval::net::{NetEval, NetInputs, Network};
 use ply::eval::{Evaluator, Features};
 use ply::pack::PackState;
 use ply::Game;
@@ -30,6 +30,7 @@ use crate::error::ToolResult;
 use crate::spec::AgentSpec;
 use crate::tune::data::StateCodec;
 
+use crate::agents::NetOpener;
 pub use crate::agents::{AgentKit, BookLoader, EndgameOpener, ToolGame};
 pub use crate::options::{
     bad, parse_dims, parse_key_value, parse_number, GameInfo, GameOptions, RegistryError,
@@ -54,6 +55,13 @@ type EgdbRunner<G> = Arc<
 /// The game's own opening book for a game built from some options, if it has one there.
 type OpeningBook<G> = Arc<dyn Fn(&G) -> Option<Book<G>> + Send + Sync>;
 
+/// Score units per unit of log-odds of the networks that `net=FILE` reads: those of the
+/// bundled networks and of `tune train`'s default `--search-scale`.
+const NET_SCALE: f64 = 100.0;
+
+/// Builds the reader of network files for a game, over its inputs for its rules.
+type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
+
 /// One game of a [`Registry`]: its name, options, builder and agent kit.
 ///
 /// ```
@@ -77,6 +85,8 @@ pub struct GameEntry<G: Game> {
     codec: StateCodec<G>,
     /// `tune train` over the game's network inputs, if it lists them.
     trainer: Option<Trainer<G>>,
+    /// Reads network files over the inputs of the game built (agent spec `net=FILE`).
+    nets: Option<NetsFor<G>>,
     /// The `egdb` command over the game's endgame index, if it has one.
     egdb: Option<EgdbRunner<G>>,
     /// The game's own opening book, by the rules built.
@@ -94,6 +104,7 @@ impl<G: Game> Clone for GameEntry<G> {
             fit: self.fit.clone(),
             codec: self.codec,
             trainer: self.trainer.clone(),
+            nets: self.nets.clone(),
             egdb: self.egdb.clone(),
             opening_book: self.opening_book.clone(),
             kit: self.kit.clone(),
@@ -125,6 +136,7 @@ impl<G: ToolGame> GameEntry<G> {
             fit: None,
             codec: StateCodec::text(),
             trainer: None,
+            nets: None,
             egdb: None,
             opening_book: None,
             kit: AgentKit::default(),
@@ -170,6 +182,7 @@ impl<G: ToolGame> GameEntry<G> {
         let mut kit = self.kit.clone();
         kit.book = self.opening_book.as_ref().and_then(|b| b(game)).map(Arc::new);
         kit.loader = Some(self.loader(options));
+        kit.nets = self.nets.as_ref().map(|nets| nets(game));
         // The books and tables differ with the rules: this game's are opened afresh.
         kit.forget_opened();
         kit
@@ -248,14 +261,28 @@ impl<G: ToolGame> GameEntry<G> {
     }
 
     /// Gives `tune train` the game's network inputs ([`NetInputs`]), built for the rules of
-    /// the command line by `inputs`.
+    /// the command line by `inputs`, and lets alpha-beta specs search with a network file
+    /// over them (`net=FILE`, in units of 100 per unit of log-odds, as `tune train` labels
+    /// scores by default).
     pub fn net_inputs<I: NetInputs<G>>(
         mut self,
         inputs: impl Fn(&G) -> I + Send + Sync + 'static,
     ) -> Self {
+        let inputs = Arc::new(inputs);
+        let for_training = inputs.clone();
         self.trainer = Some(Arc::new(move |game: &G, codec, args: &crate::tune::TrainArgs| {
-            crate::tune::train::run(game, codec, &inputs(game), args)
+            crate::tune::train::run(game, codec, &for_training(game), args)
         }));
+        let nets: NetsFor<G> = Arc::new(move |game: &G| {
+            let inputs = inputs(game);
+            Arc::new(move |bytes: &[u8]| {
+                let net = Network::from_bytes(bytes)?;
+                let eval = NetEval::new(inputs.clone(), &net, NET_SCALE)?;
+                Ok(AgentKit::evaluator_builder(eval))
+            })
+        });
+        self.kit.nets = (self.build)(&GameOptions::default()).ok().map(|game| nets(&game));
+        self.nets = Some(nets);
         self
     }
 

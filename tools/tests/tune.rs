@@ -276,5 +276,34 @@ fn a_trained_network_is_written_and_read_back() {
     let mut bad = train_args.clone();
     bad.search_weight = 2.0;
     assert!(train::run(&game, StateCodec::packed(), &Marks, &bad).is_err());
-    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out));
+
+    // Agent specs search with the file (`net=FILE`): the win in one is found.
+    use ply::search::{Budget, Position};
+    use ply_tools::registry::{GameEntry, GameOptions};
+    let entry = GameEntry::new("ttt", "tic-tac-toe", |_| Ok(TicTacToe)).net_inputs(|_| Marks);
+    let kit = entry.kit_for(&game, &GameOptions::default());
+    let spec = |text: String| text.parse::<ply_tools::spec::AgentSpec>().unwrap();
+    let out_text = out.display().to_string();
+    let mut agent = kit.build(&spec(format!("alphabeta:depth=3,net={out_text}")), 1).unwrap();
+    let report = agent.choose(&game, Position::new(&won), &Budget::depth(3)).unwrap();
+    assert_eq!(game.format_move(&won, report.best_move), game.format_move(&won, 2));
+    // A file that is missing, not a network, or a network of other inputs is refused by name.
+    let refused = |text: String| kit.build(&spec(text), 1).err().expect("refused").to_string();
+    let data_text = data.display().to_string();
+    let other = temp("other-net.bin");
+    std::fs::write(&other, Network::random(30, 8, 1, 2).to_bytes()).unwrap();
+    let other_text = other.display().to_string();
+    for (text, says) in [
+        (format!("alphabeta:net={out_text}.missing"), "missing"),
+        (format!("alphabeta:net={data_text}"), "not a network file"),
+        (format!("alphabeta:net={other_text}"), "30 inputs"),
+        (format!("alphabeta:net={out_text},eval=default"), "not both"),
+    ] {
+        let e = refused(text.clone());
+        assert!(e.contains(says) && e.starts_with("net "), "{text}: {e}");
+    }
+    let plain = GameEntry::new("ttt", "tic-tac-toe", |_| Ok(TicTacToe));
+    let e = plain.kit.build(&spec(format!("alphabeta:net={out_text}")), 1).err().unwrap();
+    assert!(e.to_string().contains("no network inputs"), "{e}");
+    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out), std::fs::remove_file(&other));
 }

@@ -139,6 +139,7 @@
 mod error;
 pub mod eval;
 pub mod features;
+pub mod net;
 mod notation;
 mod rules;
 

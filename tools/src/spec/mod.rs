@@ -211,6 +211,10 @@ key_table! {
     probcut: f64 = "probcut" "M", read values::margin, write values::display,
         expected "a margin from 0 (off) to 1000000, such as 50",
         help "ProbCut with margin M in evaluation units", default "0 (off)";
+    /// Alpha-beta's futility margin per ply ([`AlphaBetaOptions::futility`](ply::search::alphabeta::AlphaBetaOptions::futility); 0 is off).
+    futility: f64 = "futility" "M", read values::margin, write values::display,
+        expected "a margin from 0 (off) to 1000000, such as 100",
+        help "futility pruning 1-2 plies from the horizon, margin M a ply", default "0 (off)";
     /// MCTS exploration constant.
     c: f64 = "c" "X", read values::non_negative, write values::display,
         expected "a non-negative number such as 1.4",
@@ -240,6 +244,12 @@ key_table! {
         expected "an evaluation name (letters, digits, - and _)",
         help "an evaluation the game registers",
         default "the one the game's programs play with, e.g. net for checkers";
+    /// A network file (written by `tune train`) that alpha-beta searches with, over the
+    /// game's network inputs, instead of a named evaluation.
+    net: String = "net" "FILE", read values::text, write values::display,
+        expected "a network file written by tune train",
+        help "search with this network over the game's inputs, instead of eval=",
+        default "none";
     /// The opening book: a file, off, or `None` for the game's own (searches only).
     book: BookChoice = "book" "FILE|off", read values::book, write values::write_book,
         expected "a book file or off",
@@ -358,8 +368,8 @@ impl Algorithm {
     fn own_keys(self) -> &'static [&'static str] {
         match self {
             Algorithm::AlphaBeta => &[
-                "plain", "endgame", "lmr", "null", "iid", "ext", "threat", "probcut", "reuse",
-                "egdb",
+                "plain", "endgame", "lmr", "null", "iid", "ext", "threat", "probcut", "futility",
+                "reuse", "egdb", "net",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
@@ -489,6 +499,14 @@ pub enum SpecError {
     /// `book=FILE` names a file that cannot be read as a book of this game.
     #[error("book {path}: {reason}")]
     Book {
+        /// The file as given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// `net=FILE` names a file that cannot be searched with as a network of this game.
+    #[error("net {path}: {reason}")]
+    Network {
         /// The file as given.
         path: String,
         /// Why it cannot be used.
@@ -723,6 +741,9 @@ mod tests {
             assert!(matches!(e, Err(SpecError::BadValue { key: "probcut", .. })), "{bad}: {e:?}");
         }
         assert!("mcts:probcut=50".parse::<AgentSpec>().is_err());
+        let s = spec("alphabeta:futility=80");
+        assert_eq!((s.futility, s.to_string().as_str()), (Some(80.0), "alphabeta:futility=80"));
+        assert!("alphabeta:futility=-5".parse::<AgentSpec>().is_err());
         assert_eq!(spec("paranoid:threads=3").to_string(), "paranoid:threads=3");
         assert_eq!(spec("maxn:depth=3").algorithm, Algorithm::MaxN);
         assert_eq!(spec("brs:depth=4").algorithm, Algorithm::Brs);

@@ -157,6 +157,12 @@ pub struct AlphaBetaOptions {
     /// failing low. The shallow search's value predicts the deep one's; the margin is how
     /// far apart they may be.
     pub probcut: f64,
+    /// Futility pruning margin per ply in evaluation units, 0 for off: outside the principal
+    /// variation, at 1 or 2 plies from the horizon, in a quiet position whose evaluation
+    /// plus the margin times those plies is at most alpha, the moves after the first that
+    /// leave a quiet position ([`Game::is_quiet`]) are not searched: they are taken to stay
+    /// below alpha.
+    pub futility: f64,
     /// Search threads (Lazy SMP): helper threads search the same position with their own
     /// move ordering, sharing the transposition table, and the deepest completed iteration
     /// answers. More than one thread makes results depend on timing.
@@ -192,6 +198,7 @@ impl Default for AlphaBetaOptions {
             extensions: false,
             threats: false,
             probcut: 0.0,
+            futility: 0.0,
             threads: 1,
         }
     }
@@ -220,6 +227,7 @@ impl AlphaBetaOptions {
             extensions: false,
             threats: false,
             probcut: 0.0,
+            futility: 0.0,
             ..AlphaBetaOptions::default()
         }
     }
@@ -238,6 +246,7 @@ impl AlphaBetaOptions {
             extensions: false,
             threats: false,
             probcut: 0.0,
+            futility: 0.0,
             ..AlphaBetaOptions::default()
         }
     }
@@ -789,6 +798,33 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         None
     }
 
+    /// Futility pruning ([`AlphaBetaOptions::futility`]) at a node `depth` plies from the
+    /// horizon: `Some(bound)` when the node's quiet moves may be skipped, `bound` (at most
+    /// alpha) being the evaluation plus the margin, the most they are taken to be worth.
+    fn futility_bound(
+        &self,
+        state: &G::State,
+        depth: u32,
+        ply: usize,
+        pv_node: bool,
+        alpha: G::Score,
+    ) -> Option<G::Score> {
+        let game = self.game;
+        if self.o.futility <= 0.0
+            || !(1..=2).contains(&depth)
+            || ply == 0
+            || pv_node
+            || alpha.is_proven()
+            || !game.is_quiet(state)
+        {
+            return None;
+        }
+        let margin = self.o.futility * f64::from(depth);
+        let stand = self.eval.evaluate(game, state, game.to_move(state));
+        let (_, bound) = window(stand, 0.0, margin);
+        (bound <= alpha).then_some(bound)
+    }
+
     /// The root search of one iteration, inside aspiration windows around `previous`.
     fn aspirated(
         &mut self,
@@ -1050,6 +1086,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let (child_depth, child_q) = if depth > 0 { (depth - 1, qply) } else { (0, qply + 1) };
         let extend = self.o.extensions && depth > 0 && ply < 2 * self.root_depth as usize;
         let reduce = self.o.lmr && self.o.pvs && depth >= 3 && ply > 0 && game.is_quiet(state);
+        let futile = self.futility_bound(state, depth, ply, pv_node, alpha);
         let mut best = -inf::<G::Score>();
         let mut best_index = 0;
         for k in 0..n {
@@ -1057,6 +1094,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let mv = frame.moves[i];
             child.clone_from(state);
             game.apply(&mut child, mv);
+            if let Some(bound) = futile.filter(|_| k > 0 && game.is_quiet(&child)) {
+                // Taken to stay below alpha: the bound is what the node may still be worth.
+                if bound > best {
+                    best = bound;
+                }
+                continue;
+            }
             let child_hash = game.hash(&child);
             let child = &child;
             let score = if self.reps.contains(child_hash) {
