@@ -101,6 +101,8 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .evaluator("learned", ply_draughts::learned())
     .default_evaluator("net", ply_draughts::net::DraughtsNet::default())
     .features(ply_draughts::DraughtsFeatures)
+    // Scan-like region patterns, fitted with `tune fit --features regions` (no weights ship).
+    .features_named("regions", ply_draughts::regions::DraughtsRegions)
     .net_inputs(|_| ply_draughts::net::DraughtsNetInputs)
     .packed()
     .endgame()

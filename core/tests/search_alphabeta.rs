@@ -528,53 +528,21 @@ fn selective_search_keeps_proven_results() {
     assert_eq!(a.nodes, b.unwrap().nodes);
 }
 
-/// ProbCut keeps proven results (it never cuts with a proven bound) and prunes the tree of
+/// A forward-pruning option, set by `set(options, margin)` (margin 0 turns it off), keeps
+/// proven results on small games (it never prunes with a proven bound) and prunes the tree of
 /// a deeper search.
-#[test]
-fn probcut_keeps_proven_results_and_prunes() {
+fn pruning_keeps_proven_results_and_prunes(what: &str, set: fn(&mut AlphaBetaOptions, f64)) {
     let with = |margin: f64| {
-        AlphaBeta::with_options(AlphaBetaOptions {
-            probcut: margin,
-            tt_mb: 1,
-            ..AlphaBetaOptions::default()
-        })
+        let mut options = AlphaBetaOptions { tt_mb: 1, ..AlphaBetaOptions::default() };
+        set(&mut options, margin);
+        AlphaBeta::with_options(options)
     };
     let c4 = ConnectFour::standard();
     let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
-    assert_eq!(choose(&mut with(20.0), &c4, &s, &Budget::depth(6)), Value::Win(3));
+    assert_eq!(choose(&mut with(20.0), &c4, &s, &Budget::depth(6)), Value::Win(3), "{what}");
     let ttt = TicTacToe;
     let s = ttt.parse_state("x.x.o.x.o").unwrap();
-    assert_eq!(choose(&mut with(1.0), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
-
-    let start = c4.initial_state();
-    let nodes = |engine: &mut AlphaBeta| {
-        engine.choose(&c4, Position::new(&start), &Budget::depth(10)).unwrap().nodes
-    };
-    let off = nodes(&mut AlphaBeta::with_options(AlphaBetaOptions {
-        tt_mb: 1,
-        ..AlphaBetaOptions::default()
-    }));
-    let pruned = nodes(&mut with(5.0));
-    assert!(pruned < off, "ProbCut searched {pruned} nodes, without it {off}");
-}
-
-/// Futility pruning keeps proven results (no pruning below a proven alpha) and prunes the
-/// tree of a deeper search.
-#[test]
-fn futility_keeps_proven_results_and_prunes() {
-    let with = |margin: f64| {
-        AlphaBeta::with_options(AlphaBetaOptions {
-            futility: margin,
-            tt_mb: 1,
-            ..AlphaBetaOptions::default()
-        })
-    };
-    let c4 = ConnectFour::standard();
-    let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
-    assert_eq!(choose(&mut with(20.0), &c4, &s, &Budget::depth(6)), Value::Win(3));
-    let ttt = TicTacToe;
-    let s = ttt.parse_state("x.x.o.x.o").unwrap();
-    assert_eq!(choose(&mut with(1.0), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
+    assert_eq!(choose(&mut with(1.0), &ttt, &s, &Budget::depth(9)), Value::Loss(2), "{what}");
 
     let start = c4.initial_state();
     let nodes = |engine: &mut AlphaBeta| {
@@ -582,7 +550,17 @@ fn futility_keeps_proven_results_and_prunes() {
     };
     let off = nodes(&mut with(0.0));
     let pruned = nodes(&mut with(5.0));
-    assert!(pruned < off, "futility pruning searched {pruned} nodes, without it {off}");
+    assert!(pruned < off, "{what} searched {pruned} nodes, without it {off}");
+}
+
+#[test]
+fn probcut_keeps_proven_results_and_prunes() {
+    pruning_keeps_proven_results_and_prunes("ProbCut", |o, margin| o.probcut = margin);
+}
+
+#[test]
+fn futility_keeps_proven_results_and_prunes() {
+    pruning_keeps_proven_results_and_prunes("futility pruning", |o, margin| o.futility = margin);
 }
 
 /// A search cut short after a root move that beat the previous best still reports that

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ply::book::{Book, BookAgent};
-use ply::eval::Evaluator;
+use ply::eval::{Evaluator, Weights};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::baseline::{Greedy, RandomAgent};
 use ply::search::mcts::Mcts;
@@ -52,8 +52,14 @@ pub(crate) type AgentBuilder<G> = Arc<
 /// builder of searches with it, or why the bytes are not such a network.
 pub(crate) type NetOpener<G> = Arc<dyn Fn(&[u8]) -> Result<AgentBuilder<G>, String> + Send + Sync>;
 
-/// The networks a kit has read, by file name, so that a tournament reads each file once.
-type NetCache<G> = Arc<Mutex<Vec<(String, AgentBuilder<G>)>>>;
+/// Reads a weights file (`tune fit`'s) as weights of one of a game's feature sets: the
+/// builder of searches with them, or why they do not match that set.
+pub(crate) type WeightsOpener<G> =
+    Arc<dyn Fn(&Weights) -> Result<AgentBuilder<G>, String> + Send + Sync>;
+
+/// The network and weights files a kit has read, by spec key and file name, so that a
+/// tournament reads each file once.
+type FileCache<G> = Arc<Mutex<Vec<(&'static str, String, AgentBuilder<G>)>>>;
 
 /// Builds the client of an external engine through a game's codec for one protocol.
 type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> + Send + Sync>;
@@ -98,7 +104,9 @@ pub struct AgentKit<G: Game> {
     solvers: SolverCache<G>,
     /// Reads `net=FILE` files as networks of this game (without one, `net=` is refused).
     pub(crate) nets: Option<NetOpener<G>>,
-    net_cache: NetCache<G>,
+    /// Reads `weights=FILE` files, one reader per feature set the game lists, by its name.
+    pub(crate) weights: Vec<(String, WeightsOpener<G>)>,
+    files: FileCache<G>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
@@ -113,7 +121,8 @@ impl<G: Game> Default for AgentKit<G> {
             endgame: None,
             solvers: Arc::default(),
             nets: None,
-            net_cache: Arc::default(),
+            weights: Vec::new(),
+            files: Arc::default(),
         }
     }
 }
@@ -130,7 +139,8 @@ impl<G: Game> Clone for AgentKit<G> {
             endgame: self.endgame.clone(),
             solvers: self.solvers.clone(),
             nets: self.nets.clone(),
-            net_cache: self.net_cache.clone(),
+            weights: self.weights.clone(),
+            files: self.files.clone(),
         }
     }
 }
@@ -141,7 +151,7 @@ impl<G: Game> AgentKit<G> {
     pub fn forget_opened(&mut self) {
         self.cache = Arc::default();
         self.solvers = Arc::default();
-        self.net_cache = Arc::default();
+        self.files = Arc::default();
     }
 
     /// The opening book an agent built from `spec` plays from: the file of `book=FILE`
@@ -338,7 +348,10 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         }
         let solver = self.solver_for(spec)?;
         if let Some(path) = spec.net.as_deref() {
-            return self.net_builder(path, spec.eval.is_some())?(spec, seed, solver);
+            return self.file_builder("net", path, spec)?(spec, seed, solver);
+        }
+        if let Some(path) = spec.weights.as_deref() {
+            return self.file_builder("weights", path, spec)?(spec, seed, solver);
         }
         let name = match spec.eval.as_deref() {
             None | Some("default") => self.default_eval.as_deref(),
@@ -361,21 +374,49 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
 }
 
 impl<G: Game + Sync + 'static> AgentKit<G> {
-    /// The builder of searches with the network in `path` (`net=FILE`), read once per kit.
-    fn net_builder(&self, path: &str, with_eval: bool) -> Result<AgentBuilder<G>, SpecError> {
-        let fail = |reason: String| SpecError::Network { path: path.to_string(), reason };
-        if with_eval {
-            return Err(fail("a spec takes net= or eval=, not both".into()));
+    /// The builder of searches with the network (`key` "net") or the linear weights
+    /// (`key` "weights") in `path`, read once per kit.
+    fn file_builder(
+        &self,
+        key: &'static str,
+        path: &str,
+        spec: &AgentSpec,
+    ) -> Result<AgentBuilder<G>, SpecError> {
+        let fail =
+            |reason: String| SpecError::EvaluationFile { key, path: path.to_string(), reason };
+        if spec.eval.is_some() || (spec.net.is_some() && spec.weights.is_some()) {
+            return Err(fail("a spec takes one of eval=, net= and weights=".into()));
         }
-        let mut cache = self.net_cache.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, build)) = cache.iter().find(|(p, _)| p == path) {
+        let mut cache = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, _, build)) = cache.iter().find(|(k, p, _)| *k == key && p == path) {
             return Ok(build.clone());
         }
-        let opener =
-            self.nets.as_ref().ok_or_else(|| fail("this game has no network inputs".into()))?;
-        let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-        let build = opener(&bytes).map_err(fail)?;
-        cache.push((path.to_string(), build.clone()));
+        let build = if key == "net" {
+            let opener =
+                self.nets.as_ref().ok_or_else(|| fail("this game has no network inputs".into()))?;
+            let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+            opener(&bytes).map_err(fail)?
+        } else {
+            if self.weights.is_empty() {
+                return Err(fail("this game lists no evaluation features".into()));
+            }
+            let text = crate::files::read_text(Path::new(path), crate::files::MAX_TEXT)
+                .map_err(|e| fail(e.to_string()))?;
+            let weights = Weights::parse(&text).map_err(fail)?;
+            let mut reasons = Vec::new();
+            let mut found = None;
+            for (name, opener) in &self.weights {
+                match opener(&weights) {
+                    Ok(build) => {
+                        found = Some(build);
+                        break;
+                    }
+                    Err(reason) => reasons.push(format!("not the {name} features: {reason}")),
+                }
+            }
+            found.ok_or_else(|| fail(reasons.join("; ")))?
+        };
+        cache.push((key, path.to_string(), build.clone()));
         Ok(build)
     }
 }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use ply::book::Book;
 use ply::eval::net::{NetEval, NetInputs, Network};
-use ply::eval::{Evaluator, Features};
+use ply::eval::{Evaluator, Features, LinearEval, Weights};
 use ply::pack::PackState;
 use ply::Game;
 
@@ -39,7 +39,7 @@ pub use crate::options::{
 /// Builds a game's rules object from its options.
 type Builder<G> = Arc<dyn Fn(&GameOptions) -> Result<G, RegistryError> + Send + Sync>;
 
-/// `tune fit` for one game, over the features its entry lists.
+/// `tune fit` for one game, over one of the feature sets its entry lists.
 type Fitter<G> =
     Arc<dyn Fn(&G, StateCodec<G>, &crate::tune::FitArgs) -> ToolResult<()> + Send + Sync>;
 
@@ -58,6 +58,10 @@ type OpeningBook<G> = Arc<dyn Fn(&G) -> Option<Book<G>> + Send + Sync>;
 /// Score units per unit of log-odds of the networks that `net=FILE` reads: those of the
 /// bundled networks and of `tune train`'s default `--search-scale`.
 const NET_SCALE: f64 = 100.0;
+
+/// The name of the feature set [`GameEntry::features`] lists: that of the game's learned
+/// evaluation, which `tune fit` fits unless `--features` names another.
+pub const LEARNED_FEATURES: &str = "learned";
 
 /// Builds the reader of network files for a game, over its inputs for its rules.
 type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
@@ -79,8 +83,8 @@ type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
 pub struct GameEntry<G: Game> {
     info: GameInfo,
     build: Builder<G>,
-    /// `tune fit` over the game's features, if it lists them.
-    fit: Option<Fitter<G>>,
+    /// `tune fit` over each feature set the game lists, by name (`tune fit --features`).
+    fit: Vec<(String, Fitter<G>)>,
     /// How `tune` stores the game's states: packed where the game can, else as text.
     codec: StateCodec<G>,
     /// `tune train` over the game's network inputs, if it lists them.
@@ -133,7 +137,7 @@ impl<G: ToolGame> GameEntry<G> {
                 rules_engines: Vec::new(),
             },
             build,
-            fit: None,
+            fit: Vec::new(),
             codec: StateCodec::text(),
             trainer: None,
             nets: None,
@@ -251,12 +255,32 @@ impl<G: ToolGame> GameEntry<G> {
         self
     }
 
-    /// Lists the features of the game's linear evaluation, so that `tune fit` can fit their
-    /// weights (see [`crate::tune`]).
-    pub fn features<F: Features<G>>(mut self, features: F) -> Self {
-        self.fit = Some(Arc::new(move |game: &G, codec, args: &crate::tune::FitArgs| {
-            crate::tune::fit::run(game, codec, &features, args)
-        }));
+    /// Lists the features of the game's linear evaluation (the feature set `learned`), so
+    /// that `tune fit` can fit their weights (see [`crate::tune`]) and alpha-beta specs can
+    /// search with a weights file over them (`weights=FILE`).
+    pub fn features<F: Features<G>>(self, features: F) -> Self {
+        self.features_named(LEARNED_FEATURES, features)
+    }
+
+    /// Lists another feature set, `name`, beside [`GameEntry::features`]: `tune fit
+    /// --features NAME` fits it, and `weights=FILE` finds it by the feature names in the file.
+    pub fn features_named<F: Features<G>>(mut self, name: &str, features: F) -> Self {
+        let for_search = features.clone();
+        self.fit.retain(|(n, _)| n != name);
+        self.fit.push((
+            name.to_string(),
+            Arc::new(move |game: &G, codec, args: &crate::tune::FitArgs| {
+                crate::tune::fit::run(game, codec, &features, args)
+            }),
+        ));
+        self.kit.weights.retain(|(n, _)| n != name);
+        self.kit.weights.push((
+            name.to_string(),
+            Arc::new(move |weights: &Weights| {
+                let eval = LinearEval::new::<G>(for_search.clone(), weights)?;
+                Ok(AgentKit::evaluator_builder(eval))
+            }),
+        ));
         self
     }
 
@@ -525,14 +549,23 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
                 Some(train) => train(&game, self.codec, args),
                 None => Err(format!("{} lists no network inputs to train", self.info.name).into()),
             },
-            crate::tune::TuneCommand::Fit(args) => match &self.fit {
-                Some(fit) => fit(&game, self.codec, args),
-                None => Err(format!(
-                    "{} lists no evaluation features to fit (GameEntry::features)",
-                    self.info.name
-                )
-                .into()),
-            },
+            crate::tune::TuneCommand::Fit(args) => {
+                let wanted = args.features.as_deref().unwrap_or(LEARNED_FEATURES);
+                match self.fit.iter().find(|(n, _)| n == wanted) {
+                    Some((_, fit)) => fit(&game, self.codec, args),
+                    None if self.fit.is_empty() => Err(format!(
+                        "{} lists no evaluation features to fit (GameEntry::features)",
+                        self.info.name
+                    )
+                    .into()),
+                    None => Err(format!(
+                        "{} has no feature set {wanted:?}; it lists {}",
+                        self.info.name,
+                        self.fit.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                    .into()),
+                }
+            }
         }
     }
 

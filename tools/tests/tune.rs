@@ -155,19 +155,13 @@ impl Features<TicTacToe> for Squares {
     }
 }
 
-#[test]
-fn fitted_weights_are_written_and_read_back() {
-    let game = TicTacToe;
-    let (data, out) = (temp("fit.plyd"), temp("weights.txt"));
-    let _ = std::fs::remove_file(&data);
-    let mut gen = args(300, 2, &data);
-    gen.label = None;
-    gen.engine = "random".parse().unwrap();
-    gen.random_plies = 0;
-    run(&gen).unwrap();
-    let fit_args = FitArgs {
-        data: vec![data.clone()],
+/// `tune fit` over `data` into `out`: 30 epochs of minibatches of 64, every fifth game held
+/// out, labels from the results alone.
+fn fit_args(data: &Path, out: &Path) -> FitArgs {
+    FitArgs {
+        data: vec![data.to_path_buf()],
         out: out.to_path_buf(),
+        features: None,
         start: None,
         epochs: 30,
         patience: 5,
@@ -179,7 +173,20 @@ fn fitted_weights_are_written_and_read_back() {
         search_scale: 100.0,
         scale: 100.0,
         seed: 1,
-    };
+    }
+}
+
+#[test]
+fn fitted_weights_are_written_and_read_back() {
+    let game = TicTacToe;
+    let (data, out) = (temp("fit.plyd"), temp("weights.txt"));
+    let _ = std::fs::remove_file(&data);
+    let mut gen = args(300, 2, &data);
+    gen.label = None;
+    gen.engine = "random".parse().unwrap();
+    gen.random_plies = 0;
+    run(&gen).unwrap();
+    let fit_args = fit_args(&data, &out);
     fit::run(&game, StateCodec::packed(), &Squares, &fit_args).unwrap();
     let weights = Weights::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(weights.entries.len(), 3);
@@ -209,7 +216,98 @@ fn fitted_weights_are_written_and_read_back() {
     let from_huge = FitArgs { start: Some(start.clone()), ..fit_args.clone() };
     let e = fit::run(&game, StateCodec::packed(), &Squares, &from_huge).unwrap_err();
     assert!(e.to_string().contains("start weight must lie within"), "{e}");
-    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&out), std::fs::remove_file(&start));
+    // A start file naming some of the features starts the others at 0; one naming a feature
+    // the set lacks is refused.
+    std::fs::write(&start, "centre 0.5\n").unwrap();
+    fit::run(&game, StateCodec::packed(), &Squares, &from_huge).unwrap();
+    let refit = Weights::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(refit.entries.len(), 3);
+    std::fs::write(&start, "centre 0.5\nsides 1\n").unwrap();
+    let e = fit::run(&game, StateCodec::packed(), &Squares, &from_huge).unwrap_err();
+    assert!(e.to_string().contains("sides, which is not a feature"), "{e}");
+    let _ = (std::fs::remove_file(&data), std::fs::remove_file(&start));
+    searches_with_the_weights_file(&out);
+    let _ = std::fs::remove_file(&out);
+}
+
+/// The centre alone: a second feature set for tic-tac-toe.
+#[derive(Clone)]
+struct CentreOnly;
+
+impl Features<TicTacToe> for CentreOnly {
+    fn count(&self) -> usize {
+        1
+    }
+    fn name(&self, _: usize) -> String {
+        "centre_only".to_string()
+    }
+    fn extract(
+        &self,
+        _: &TicTacToe,
+        s: &TicTacToeState,
+        p: Player,
+        sink: &mut impl FnMut(usize, f32),
+    ) {
+        match s.at(4) {
+            Some(q) if q == p => sink(0, 1.0),
+            Some(_) => sink(0, -1.0),
+            None => {}
+        }
+    }
+}
+
+/// Agent specs search with a `tune fit` file (`weights=FILE`) over whichever of the game's
+/// feature sets its names match, and `tune fit --features NAME` picks the set to fit.
+fn searches_with_the_weights_file(squares: &Path) {
+    use ply::search::{Budget, Position};
+    use ply_tools::registry::{GameEntry, GameOptions, RegisteredGame};
+    use ply_tools::tune::TuneCommand;
+    let game = TicTacToe;
+    let entry = GameEntry::new("ttt", "tic-tac-toe", |_| Ok(TicTacToe))
+        .features(Squares)
+        .features_named("centre", CentreOnly);
+    let kit = entry.kit_for(&game, &GameOptions::default());
+    let spec = |text: String| text.parse::<ply_tools::spec::AgentSpec>().unwrap();
+    let centre = temp("centre-only.txt");
+    std::fs::write(&centre, "# scale 100\ncentre_only 50\n").unwrap();
+    let other = temp("other-weights.txt");
+    std::fs::write(&other, "# scale 100\nedges_only 1\n").unwrap();
+    let (squares, centre_text) = (squares.display().to_string(), centre.display().to_string());
+    // Both files are searched with; x to move wins at once on the top row.
+    let won = game.parse_state("xx.oo....").unwrap();
+    for file in [&squares, &centre_text] {
+        let mut agent = kit.build(&spec(format!("alphabeta:depth=3,weights={file}")), 1).unwrap();
+        let report = agent.choose(&game, Position::new(&won), &Budget::depth(3)).unwrap();
+        assert_eq!(game.format_move(&won, report.best_move), game.format_move(&won, 2), "{file}");
+    }
+    let refused = |text: String| kit.build(&spec(text), 1).err().expect("refused").to_string();
+    let other_text = other.display().to_string();
+    for (text, key, says) in [
+        (format!("alphabeta:weights={squares}.missing"), "weights", "missing"),
+        (format!("alphabeta:weights={other_text}"), "weights", "not the learned features"),
+        (format!("alphabeta:weights={other_text}"), "weights", "not the centre features"),
+        (format!("alphabeta:weights={squares},eval=default"), "weights", "one of eval="),
+        (format!("alphabeta:weights={squares},net={squares}"), "net", "one of eval="),
+    ] {
+        let e = refused(text.clone());
+        assert!(e.contains(says) && e.starts_with(&format!("{key} ")), "{text}: {e}");
+    }
+    let plain = GameEntry::new("ttt", "tic-tac-toe", |_| Ok(TicTacToe));
+    let e = plain.kit.build(&spec(format!("alphabeta:weights={squares}")), 1).err().unwrap();
+    assert!(e.to_string().contains("lists no evaluation features"), "{e}");
+    // `tune fit --features` names a set the game lists, or is refused with the list.
+    let set_args = |features: &str| FitArgs {
+        features: Some(features.to_string()),
+        epochs: 1,
+        ..fit_args(&temp("no-such-data.plyd"), &temp("never-written.txt"))
+    };
+    let options = GameOptions::default();
+    let e = entry.tune(&options, &TuneCommand::Fit(set_args("corners"))).unwrap_err().to_string();
+    assert!(e.contains("no feature set \"corners\"") && e.contains("learned, centre"), "{e}");
+    // A set it lists gets as far as reading the data.
+    let e = entry.tune(&options, &TuneCommand::Fit(set_args("centre"))).unwrap_err().to_string();
+    assert!(e.contains("no-such-data"), "{e}");
+    let _ = (std::fs::remove_file(&centre), std::fs::remove_file(&other));
 }
 
 /// A mark of the player to move or of the other on each square: 18 inputs, one bucket.
@@ -297,7 +395,7 @@ fn a_trained_network_is_written_and_read_back() {
         (format!("alphabeta:net={out_text}.missing"), "missing"),
         (format!("alphabeta:net={data_text}"), "not a network file"),
         (format!("alphabeta:net={other_text}"), "30 inputs"),
-        (format!("alphabeta:net={out_text},eval=default"), "not both"),
+        (format!("alphabeta:net={out_text},eval=default"), "one of eval="),
     ] {
         let e = refused(text.clone());
         assert!(e.contains(says) && e.starts_with("net "), "{text}: {e}");

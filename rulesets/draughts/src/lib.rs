@@ -54,6 +54,7 @@ pub mod net;
 mod notation;
 mod pack;
 mod pdn;
+pub mod regions;
 mod rules;
 
 pub use error::{Error, MoveError, ParseFenError, ParseMoveError};

@@ -250,6 +250,12 @@ key_table! {
         expected "a network file written by tune train",
         help "search with this network over the game's inputs, instead of eval=",
         default "none";
+    /// A weights file (written by `tune fit`) that alpha-beta searches with, over the one of
+    /// the game's feature sets whose names it lists, instead of a named evaluation.
+    weights: String = "weights" "FILE", read values::text, write values::display,
+        expected "a weights file written by tune fit",
+        help "search with these weights over the game's features, instead of eval=",
+        default "none";
     /// The opening book: a file, off, or `None` for the game's own (searches only).
     book: BookChoice = "book" "FILE|off", read values::book, write values::write_book,
         expected "a book file or off",
@@ -369,7 +375,7 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => &[
                 "plain", "endgame", "lmr", "null", "iid", "ext", "threat", "probcut", "futility",
-                "reuse", "egdb", "net",
+                "reuse", "egdb", "net", "weights",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
@@ -504,9 +510,12 @@ pub enum SpecError {
         /// Why it cannot be used.
         reason: String,
     },
-    /// `net=FILE` names a file that cannot be searched with as a network of this game.
-    #[error("net {path}: {reason}")]
-    Network {
+    /// `net=FILE` or `weights=FILE` names a file that cannot be searched with as a network
+    /// or weights of this game.
+    #[error("{key} {path}: {reason}")]
+    EvaluationFile {
+        /// The spec key: `net` or `weights`.
+        key: &'static str,
         /// The file as given.
         path: String,
         /// Why it cannot be used.

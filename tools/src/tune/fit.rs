@@ -8,6 +8,7 @@
 //! and the weights of the epoch with the lowest held-out loss are kept (training stops after
 //! `--patience` epochs without a better one).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rand::seq::SliceRandom;
@@ -28,7 +29,11 @@ pub struct FitArgs {
     /// The weights file to write.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Start from these weights instead of zeros.
+    /// The feature set to fit, where the game lists several (draughts: learned, regions).
+    #[arg(long, value_name = "NAME")]
+    pub features: Option<String>,
+    /// Start from these weights instead of zeros (the features the file does not name start
+    /// at zero).
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
     /// Passes over the training positions, at most.
@@ -343,8 +348,24 @@ pub fn run<G: ToolGame, F: Features<G>>(
         Some(path) => {
             let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
             let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let scaled = weights.for_features::<G, F>(features)?;
-            let start: Vec<f64> = scaled.iter().map(|&w| f64::from(w / weights.scale)).collect();
+            // A start file may name a subset of the features (an evaluation's weights, to
+            // start a larger feature set from): the others start at 0.
+            let index: HashMap<&str, usize> =
+                names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+            let mut start = vec![0.0; names.len()];
+            for (name, w) in &weights.entries {
+                let i = index.get(name.as_str()).ok_or_else(|| {
+                    format!("{}: the weights name {name}, which is not a feature", path.display())
+                })?;
+                start[*i] = f64::from(*w);
+            }
+            let missing = names.len() - weights.entries.len();
+            if missing > 0 {
+                eprintln!(
+                    "{missing} features have no weight in {}: they start at 0",
+                    path.display()
+                );
+            }
             if let Some((i, w)) =
                 start.iter().enumerate().find(|(_, w)| !w.is_finite() || w.abs() > MAX_START_WEIGHT)
             {
