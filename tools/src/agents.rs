@@ -348,10 +348,12 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         }
         let solver = self.solver_for(spec)?;
         if let Some(path) = spec.net.as_deref() {
-            return self.file_builder("net", path, spec)?(spec, seed, solver);
+            let build = self.file_builder("net", path, spec, |p| self.open_net(p))?;
+            return build(spec, seed, solver);
         }
         if let Some(path) = spec.weights.as_deref() {
-            return self.file_builder("weights", path, spec)?(spec, seed, solver);
+            let build = self.file_builder("weights", path, spec, |p| self.open_weights(p))?;
+            return build(spec, seed, solver);
         }
         let name = match spec.eval.as_deref() {
             None | Some("default") => self.default_eval.as_deref(),
@@ -374,13 +376,14 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
 }
 
 impl<G: Game + Sync + 'static> AgentKit<G> {
-    /// The builder of searches with the network (`key` "net") or the linear weights
-    /// (`key` "weights") in `path`, read once per kit.
+    /// The builder of searches with the evaluation file in `path` of spec key `key` (`net` or
+    /// `weights`), which `open` reads; read once per kit.
     fn file_builder(
         &self,
         key: &'static str,
         path: &str,
         spec: &AgentSpec,
+        open: impl FnOnce(&Path) -> Result<AgentBuilder<G>, String>,
     ) -> Result<AgentBuilder<G>, SpecError> {
         let fail =
             |reason: String| SpecError::EvaluationFile { key, path: path.to_string(), reason };
@@ -391,33 +394,33 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         if let Some((_, _, build)) = cache.iter().find(|(k, p, _)| *k == key && p == path) {
             return Ok(build.clone());
         }
-        let build = if key == "net" {
-            let opener =
-                self.nets.as_ref().ok_or_else(|| fail("this game has no network inputs".into()))?;
-            let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-            opener(&bytes).map_err(fail)?
-        } else {
-            if self.weights.is_empty() {
-                return Err(fail("this game lists no evaluation features".into()));
-            }
-            let text = crate::files::read_text(Path::new(path), crate::files::MAX_TEXT)
-                .map_err(|e| fail(e.to_string()))?;
-            let weights = Weights::parse(&text).map_err(fail)?;
-            let mut reasons = Vec::new();
-            let mut found = None;
-            for (name, opener) in &self.weights {
-                match opener(&weights) {
-                    Ok(build) => {
-                        found = Some(build);
-                        break;
-                    }
-                    Err(reason) => reasons.push(format!("not the {name} features: {reason}")),
-                }
-            }
-            found.ok_or_else(|| fail(reasons.join("; ")))?
-        };
+        let build = open(Path::new(path)).map_err(fail)?;
         cache.push((key, path.to_string(), build.clone()));
         Ok(build)
+    }
+
+    /// Reads `net=FILE`: a network over the game's inputs.
+    fn open_net(&self, path: &Path) -> Result<AgentBuilder<G>, String> {
+        let opener = self.nets.as_ref().ok_or("this game has no network inputs")?;
+        opener(&std::fs::read(path).map_err(|e| e.to_string())?)
+    }
+
+    /// Reads `weights=FILE`: weights of the first of the game's feature sets they match.
+    fn open_weights(&self, path: &Path) -> Result<AgentBuilder<G>, String> {
+        if self.weights.is_empty() {
+            return Err("this game lists no evaluation features".into());
+        }
+        let text =
+            crate::files::read_text(path, crate::files::MAX_TEXT).map_err(|e| e.to_string())?;
+        let weights = Weights::parse(&text)?;
+        let mut reasons = Vec::new();
+        for (name, opener) in &self.weights {
+            match opener(&weights) {
+                Ok(build) => return Ok(build),
+                Err(reason) => reasons.push(format!("not the {name} features: {reason}")),
+            }
+        }
+        Err(reasons.join("; "))
     }
 }
 
