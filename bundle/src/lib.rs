@@ -64,13 +64,13 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     // so specs without `eval=` use them; on other sizes `net` is `learned`, which there is
     // the hand-set one.
     // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms), LMR on top of it under
-    // the standard rules (+34; undecided under the Deepomatic ones), BENCHMARKS.md; the same
-    // options as `ply_checkers::engine`.
+    // the standard rules (+34; undecided under the Deepomatic ones), and there the table kept
+    // from move to move (+19), BENCHMARKS.md; the same options as `ply_checkers::engine`.
     .engines("alphabeta:time=1s,probcut=50", "alphabeta:time=50ms,probcut=50")
     .rules_engines(
         "standard",
-        "alphabeta:time=1s,probcut=50,lmr=true",
-        "alphabeta:time=50ms,probcut=50,lmr=true",
+        "alphabeta:time=1s,probcut=50,lmr=true,reuse=true",
+        "alphabeta:time=50ms,probcut=50,lmr=true,reuse=true",
     )
     .engine(checkers_jsonl_codec())
     .evaluator("classic", ply_checkers::eval::Classic::default())
@@ -94,8 +94,9 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .seat_names(&["White", "Black"])
     // The learned evaluation plays +145 Elo over the hand-set one, and the network beats the
     // learned one by SPRT (BENCHMARKS.md), so specs without `eval=` use the network.
-    // ProbCut wins with it (+32 Elo at 100 ms, BENCHMARKS.md).
-    .engines("alphabeta:time=2s,probcut=50", "alphabeta:time=50ms,probcut=50")
+    // ProbCut wins with it (+32 Elo at 100 ms, BENCHMARKS.md), and late-move reductions
+    // with both (+50).
+    .engines("alphabeta:time=2s,probcut=50,lmr=true", "alphabeta:time=50ms,probcut=50,lmr=true")
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
     .evaluator("learned", ply_draughts::learned())
@@ -371,6 +372,7 @@ mod tests {
                 let shipped = engine::options(rules);
                 assert_eq!(spec.probcut, Some(shipped.probcut), "{rules}: {text}");
                 assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{rules}: {text}");
+                assert_eq!(spec.reuse.unwrap_or(false), shipped.keep_tt, "{rules}: {text}");
             }
         }
     }

@@ -58,6 +58,15 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     ) -> Option<Solved> {
         game.solve_endgame(state, alpha, beta, budget)
     }
+
+    /// Whether a search should keep this evaluation's values by position key and look them
+    /// up before evaluating a position again (alpha-beta's evaluation cache): worth it for an
+    /// evaluation that costs more than a memory lookup, such as a network, not for a cheap
+    /// sum. The default is `false`.
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        false
+    }
 }
 
 /// The game's own evaluation, [`Game::evaluate`]: the default of every search.

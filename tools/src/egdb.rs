@@ -460,4 +460,9 @@ impl<E: Evaluator<G>, G: Game + 'static> Evaluator<G> for WithSolver<E, G> {
             None => own,
         }
     }
+
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        self.inner.worth_caching()
+    }
 }

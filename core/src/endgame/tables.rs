@@ -285,6 +285,11 @@ where
             .solve(game, state, alpha, beta, budget)
             .or_else(|| self.tables.solve(game, state).map(Solved::from))
     }
+
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        self.inner.worth_caching()
+    }
 }
 
 /// The directory where the tools put endgame tables unless told otherwise: `$PLY_EGDB`, else

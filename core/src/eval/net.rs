@@ -8,8 +8,10 @@
 //!
 //! [`Network`] is the trainable form in `f32` (`tune train` fits it and writes it with
 //! [`Network::to_bytes`]); [`QuantNet`] is the form searches use: every weight an integer,
-//! activations in `0..=256`, 16-bit weights and 32-bit sums that the compiler vectorises, and
-//! the first layer summed afresh over the active inputs at each evaluation.
+//! activations in `0..=256`, 16-bit weights and 32-bit sums in loops of lengths known at
+//! compile time (the first layer padded to 128, 256, 512 or 1024 units), which the compiler
+//! vectorises at full width. [`NetEval`] keeps each thread's last first layer and updates it
+//! by the inputs that changed.
 //!
 //! ```
 //! use ply::eval::net::{NetEval, NetInputs, Network};
@@ -333,6 +335,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// Activations' integer scale: 1.0 is 256.
 const ONE: i32 = 256;
 
+/// The first-layer widths that inference is compiled for. A network's first layer is padded
+/// with units of zero weight to the smallest that holds it, so that every loop of an
+/// evaluation has a length known at compile time (vectorised at full width, without bounds
+/// checks or remainders); the padded units are always 0 and change no result.
+const WIDTHS: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
+
 /// A network in integers, for search: weights times 256 (16-bit), biases times 256 (first
 /// layer) or 65,536 (later layers), activations clipped to `0..=256`, first-layer sums in
 /// 32 bits.
@@ -343,20 +351,46 @@ pub struct QuantNet {
     id: u64,
     inputs: usize,
     hidden: usize,
+    /// The first layer's width padded to one of [`WIDTHS`].
+    width: usize,
     buckets: usize,
+    /// First layer: one row of `width` weights per input.
     w1: Vec<i16>,
     b1: Vec<i32>,
+    /// Second layer per bucket: [`WIDTH`] rows of `width` weights.
     w2: Vec<i16>,
     b2: Vec<i32>,
+    /// Third layer per bucket, by columns: [`WIDTH`] inputs of [`WIDTH`] weights.
     w3: Vec<i16>,
     b3: Vec<i32>,
     w4: Vec<i32>,
     b4: Vec<i32>,
 }
 
-/// The first-layer widths that evaluation has scratch space for without zeroing
-/// [`MAX_HIDDEN`] entries: a network is evaluated with the smallest that holds it.
-const SCRATCH_SIZES: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
+/// Calls `$body` with `N` bound, as a constant, to the padded width `$width` (one of
+/// [`WIDTHS`]).
+macro_rules! with_width {
+    ($width:expr, $n:ident => $body:expr) => {
+        match $width {
+            128 => {
+                const $n: usize = WIDTHS[0];
+                $body
+            }
+            256 => {
+                const $n: usize = WIDTHS[1];
+                $body
+            }
+            512 => {
+                const $n: usize = WIDTHS[2];
+                $body
+            }
+            _ => {
+                const $n: usize = WIDTHS[3];
+                $body
+            }
+        }
+    };
+}
 
 impl QuantNet {
     /// The integer form of `net`.
@@ -364,8 +398,23 @@ impl QuantNet {
     /// # Errors
     /// If a weight is too large for the integer form (over 100,000 in magnitude in the
     /// biases and the output layer; 128 or over in the first three layers' weights, which
-    /// are 16-bit).
+    /// are 16-bit), or the network's sizes are not those of a network file.
     pub fn new(net: &Network) -> Result<QuantNet, String> {
+        let (h, buckets) = (net.hidden, net.buckets);
+        if !(1..=MAX_HIDDEN).contains(&h) || buckets == 0 {
+            return Err(format!("bad network sizes {}, {h}, {buckets}", net.inputs));
+        }
+        let expected = Network::zeros(net.inputs, h, buckets);
+        if net.params().iter().zip(expected.params()).any(|(p, e)| p.len() != e.len()) {
+            return Err("the network's arrays do not match its sizes".into());
+        }
+        let width = WIDTHS.into_iter().find(|&w| w >= h).unwrap_or(MAX_HIDDEN);
+        // Each row of `h` first-layer units, padded with zeros to `width`.
+        let pad = |w: &[f32]| -> Vec<f32> {
+            w.chunks_exact(h)
+                .flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(0.0, width - h)))
+                .collect()
+        };
         let narrow = |w: Vec<i32>| -> Result<Vec<i16>, String> {
             w.into_iter()
                 .map(|x| i16::try_from(x).map_err(|_| format!("weight {x}/256 too large")))
@@ -387,13 +436,14 @@ impl QuantNet {
         Ok(QuantNet {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             inputs: net.inputs,
-            hidden: net.hidden,
-            buckets: net.buckets,
-            w1: narrow(q(&net.w1, one)?)?,
-            b1: q(&net.b1, one)?,
-            w2: narrow(q(&net.w2, one)?)?,
+            hidden: h,
+            width,
+            buckets,
+            w1: narrow(q(&pad(&net.w1), one)?)?,
+            b1: q(&pad(&net.b1), one)?,
+            w2: narrow(q(&pad(&net.w2), one)?)?,
             b2: q(&net.b2, two)?,
-            w3: narrow(q(&net.w3, one)?)?,
+            w3: narrow(q(&transposed(&net.w3), one)?)?,
             b3: q(&net.b3, two)?,
             w4: q(&net.w4, one)?,
             b4: q(&net.b4, two)?,
@@ -405,95 +455,107 @@ impl QuantNet {
         self.hidden
     }
 
-    /// Starts the first layer's sums in `acc` (`hidden` long) at its biases.
-    #[inline]
+    /// The length of the first layer's sums: [`QuantNet::hidden`] padded to 128, 256, 512
+    /// or 1024 (the padded units' sums are always 0).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Starts the first layer's sums in `acc` ([`QuantNet::width`] long) at its biases.
     pub fn start(&self, acc: &mut [i32]) {
         acc.copy_from_slice(&self.b1);
     }
 
-    /// Adds active input `i` to the first layer's sums (an input out of range is ignored).
-    #[inline]
+    /// Adds active input `i` to the first layer's sums `acc` ([`QuantNet::width`] long; an
+    /// input out of range is ignored).
     pub fn add_input(&self, acc: &mut [i32], i: usize) {
-        let h = self.hidden;
-        if i < self.inputs {
-            for (a, &w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+        with_width!(self.width, N => self.add::<N>(sized_mut(acc), i));
+    }
+
+    /// Takes active input `i` out of the first layer's sums `acc` ([`QuantNet::width`] long;
+    /// an input out of range is ignored).
+    pub fn remove_input(&self, acc: &mut [i32], i: usize) {
+        with_width!(self.width, N => self.remove::<N>(sized_mut(acc), i));
+    }
+
+    /// The output, in units of `1 / 65536` log-odds, from the first layer's sums `acc`
+    /// ([`QuantNet::width`] long) and the later layers of `bucket` (the last bucket for one
+    /// out of range).
+    pub fn finish(&self, acc: &[i32], bucket: usize) -> i32 {
+        with_width!(self.width, N => self.finish_in::<N>(sized(acc), bucket))
+    }
+
+    /// [`QuantNet::add_input`] at padded width `N`.
+    #[inline]
+    fn add<const N: usize>(&self, acc: &mut [i32; N], i: usize) {
+        if let Some(row) = self.w1.as_chunks::<N>().0.get(i) {
+            for (a, &w) in acc.iter_mut().zip(row) {
                 *a += i32::from(w);
             }
         }
     }
 
-    /// Takes active input `i` out of the first layer's sums (an input out of range is
-    /// ignored).
+    /// [`QuantNet::remove_input`] at padded width `N`.
     #[inline]
-    pub fn remove_input(&self, acc: &mut [i32], i: usize) {
-        let h = self.hidden;
-        if i < self.inputs {
-            for (a, &w) in acc.iter_mut().zip(&self.w1[i * h..(i + 1) * h]) {
+    fn remove<const N: usize>(&self, acc: &mut [i32; N], i: usize) {
+        if let Some(row) = self.w1.as_chunks::<N>().0.get(i) {
+            for (a, &w) in acc.iter_mut().zip(row) {
                 *a -= i32::from(w);
             }
         }
     }
 
-    /// The output, in units of `1 / 65536` log-odds, from the first layer's sums `acc` and
-    /// the later layers of `bucket` (the last bucket for one out of range).
+    /// [`QuantNet::finish`] at padded width `N`.
     #[inline]
-    pub fn finish(&self, acc: &[i32], bucket: usize) -> i32 {
-        match self.hidden {
-            h if h <= SCRATCH_SIZES[0] => self.finish_in::<{ SCRATCH_SIZES[0] }>(acc, bucket),
-            h if h <= SCRATCH_SIZES[1] => self.finish_in::<{ SCRATCH_SIZES[1] }>(acc, bucket),
-            h if h <= SCRATCH_SIZES[2] => self.finish_in::<{ SCRATCH_SIZES[2] }>(acc, bucket),
-            _ => self.finish_in::<MAX_HIDDEN>(acc, bucket),
-        }
-    }
-
-    /// [`QuantNet::finish`] with scratch space for `N >= hidden` first-layer units.
-    #[inline]
-    fn finish_in<const N: usize>(&self, acc: &[i32], bucket: usize) -> i32 {
-        let h = self.hidden;
-        let mut h1 = [0i16; N];
-        let h1 = &mut h1[..h];
-        for (x, &a) in h1.iter_mut().zip(&acc[..h]) {
-            *x = a.clamp(0, ONE) as i16;
-        }
-        let h1 = &*h1;
+    fn finish_in<const N: usize>(&self, acc: &[i32; N], bucket: usize) -> i32 {
+        let h1: [i16; N] = std::array::from_fn(|j| acc[j].clamp(0, ONE) as i16);
         let bucket = bucket.min(self.buckets - 1);
+        let layer = bucket * WIDTH..(bucket + 1) * WIDTH;
         let mut h2 = [0i16; WIDTH];
-        for (o, out) in h2.iter_mut().enumerate() {
-            let row = &self.w2[(bucket * WIDTH + o) * h..(bucket * WIDTH + o + 1) * h];
-            let sum = dot16(row, h1);
-            *out = ((self.b2[bucket * WIDTH + o] + sum) >> 8).clamp(0, ONE) as i16;
+        let rows = &self.w2.as_chunks::<N>().0[layer.clone()];
+        for ((out, row), &b) in h2.iter_mut().zip(rows).zip(&self.b2[layer.clone()]) {
+            *out = ((b + dot16(row, &h1)) >> 8).clamp(0, ONE) as i16;
         }
-        let mut h3 = [0i32; WIDTH];
-        for (o, out) in h3.iter_mut().enumerate() {
-            let row = &self.w3[(bucket * WIDTH + o) * WIDTH..(bucket * WIDTH + o + 1) * WIDTH];
-            let sum = dot16(row, &h2);
-            *out = ((self.b3[bucket * WIDTH + o] + sum) >> 8).clamp(0, ONE);
+        // The third layer by columns: each of its inputs adds its weights to all 32 sums.
+        let mut h3: [i32; WIDTH] = std::array::from_fn(|o| self.b3[bucket * WIDTH + o]);
+        let columns = &self.w3.as_chunks::<WIDTH>().0[layer.clone()];
+        for (column, &x) in columns.iter().zip(&h2) {
+            for (sum, &w) in h3.iter_mut().zip(column) {
+                *sum += i32::from(w) * i32::from(x);
+            }
         }
-        let w4 = &self.w4[bucket * WIDTH..(bucket + 1) * WIDTH];
-        self.b4[bucket] + w4.iter().zip(h3.iter()).map(|(w, x)| w * x).sum::<i32>()
-    }
-
-    /// The output for the active inputs of `state`, with scratch space for `N >= hidden`
-    /// first-layer units.
-    #[inline]
-    fn output_in<const N: usize, G: Game, I: NetInputs<G>>(
-        &self,
-        inputs: &I,
-        game: &G,
-        state: &G::State,
-    ) -> i32 {
-        let mut sums = [0i32; N];
-        let acc = &mut sums[..self.hidden];
-        self.start(acc);
-        let bucket = inputs.active(game, state, &mut |i| self.add_input(acc, i));
-        self.finish_in::<N>(acc, bucket)
+        let w4 = &self.w4[layer];
+        self.b4[bucket] + w4.iter().zip(h3).map(|(w, x)| w * ((x >> 8).clamp(0, ONE))).sum::<i32>()
     }
 }
 
+/// The third layer's weights by columns: per bucket, for each of its [`WIDTH`] inputs, the
+/// weights of the [`WIDTH`] outputs.
+fn transposed(w3: &[f32]) -> Vec<f32> {
+    let mut out = w3.to_vec();
+    for (bucket, block) in out.chunks_exact_mut(WIDTH * WIDTH).enumerate() {
+        for (k, w) in block.iter_mut().enumerate() {
+            let (input, output) = (k / WIDTH, k % WIDTH);
+            *w = w3[bucket * WIDTH * WIDTH + output * WIDTH + input];
+        }
+    }
+    out
+}
+
+/// `acc` as an array of `N` (the padded width the network was built with).
+fn sized<const N: usize>(acc: &[i32]) -> &[i32; N] {
+    acc.try_into().expect("first-layer sums as long as the network's padded width")
+}
+
+/// `acc` as an array of `N`, to change.
+fn sized_mut<const N: usize>(acc: &mut [i32]) -> &mut [i32; N] {
+    acc.try_into().expect("first-layer sums as long as the network's padded width")
+}
+
 /// The dot product of 16-bit vectors in 32 bits (a pattern the compiler turns into
-/// multiply-add instructions).
+/// multiply-add instructions, at full width for a length known at compile time).
 #[inline]
-fn dot16(a: &[i16], b: &[i16]) -> i32 {
+fn dot16<const N: usize>(a: &[i16; N], b: &[i16; N]) -> i32 {
     a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
 }
 
@@ -569,21 +631,24 @@ thread_local! {
 }
 
 impl QuantNet {
-    /// Brings `last`, the first layer of some position, to the one of `active`: by the inputs
-    /// that differ when they are fewer than those active, else summed afresh.
-    fn update(&self, last: &mut LastLayer, active: &InputBits) {
+    /// Brings `last`, the first layer of some position, to the one of `active` (at padded
+    /// width `N`): by the inputs that differ when they are fewer than those active, else
+    /// summed afresh.
+    fn update<const N: usize>(&self, last: &mut LastLayer, active: &InputBits) {
         let count = |bits: &InputBits| bits.iter().map(|w| w.count_ones()).sum::<u32>();
         let changed: InputBits = std::array::from_fn(|k| last.active[k] ^ active[k]);
-        if last.net != self.id || count(&changed) >= count(active) {
+        if last.net != self.id || last.sums.len() != N || count(&changed) >= count(active) {
             last.net = self.id;
-            last.sums.resize(self.hidden, 0);
-            self.start(&mut last.sums);
-            for_each_bit(active, |i| self.add_input(&mut last.sums, i));
+            last.sums.resize(N, 0);
+            let sums = sized_mut::<N>(&mut last.sums);
+            self.start(sums);
+            for_each_bit(active, |i| self.add(sums, i));
         } else {
+            let sums = sized_mut::<N>(&mut last.sums);
             let gone: InputBits = std::array::from_fn(|k| changed[k] & last.active[k]);
             let came: InputBits = std::array::from_fn(|k| changed[k] & active[k]);
-            for_each_bit(&gone, |i| self.remove_input(&mut last.sums, i));
-            for_each_bit(&came, |i| self.add_input(&mut last.sums, i));
+            for_each_bit(&gone, |i| self.remove(sums, i));
+            for_each_bit(&came, |i| self.add(sums, i));
         }
         last.active = *active;
     }
@@ -601,6 +666,43 @@ fn for_each_bit(bits: &InputBits, mut f: impl FnMut(usize)) {
     }
 }
 
+impl<I> NetEval<I> {
+    /// The network's output for `state` at padded width `N`, in `1 / 65536` log-odds for
+    /// the player to move.
+    #[inline]
+    fn output<const N: usize, G: Game>(&self, game: &G, state: &G::State) -> i32
+    where
+        I: NetInputs<G>,
+    {
+        let net = &*self.net;
+        if net.inputs > INCREMENTAL_INPUTS {
+            let mut sums = [0i32; N];
+            net.start(&mut sums);
+            let bucket = self.inputs.active(game, state, &mut |i| net.add(&mut sums, i));
+            return net.finish_in(&sums, bucket);
+        }
+        let mut active: InputBits = [0; INCREMENTAL_INPUTS / 64];
+        let bucket = self.inputs.active(game, state, &mut |k| {
+            if k < net.inputs {
+                active[k / 64] |= 1 << (k % 64);
+            }
+        });
+        LAST_LAYER.with(|last| match last.try_borrow_mut() {
+            Ok(mut last) => {
+                net.update::<N>(&mut last, &active);
+                net.finish_in(sized::<N>(&last.sums), bucket)
+            }
+            // Not reached: an evaluation does not call another.
+            Err(_) => {
+                let mut fresh =
+                    LastLayer { net: 0, active: [0; INCREMENTAL_INPUTS / 64], sums: Vec::new() };
+                net.update::<N>(&mut fresh, &active);
+                net.finish_in(sized::<N>(&fresh.sums), bucket)
+            }
+        })
+    }
+}
+
 /// The first layer is kept per thread: each evaluation that a thread makes with a network of
 /// at most [`INCREMENTAL_INPUTS`] inputs starts from the sums of its previous one and updates
 /// them by the inputs that differ (a search evaluates neighbouring positions one after
@@ -608,43 +710,17 @@ fn for_each_bit(bits: &InputBits, mut f: impl FnMut(usize)) {
 impl<G: Game, I: NetInputs<G>> Evaluator<G> for NetEval<I> {
     #[inline]
     fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
-        let net = &*self.net;
-        let (i, g, s) = (&self.inputs, game, state);
-        let value = if net.inputs <= INCREMENTAL_INPUTS {
-            let mut active: InputBits = [0; INCREMENTAL_INPUTS / 64];
-            let bucket = i.active(g, s, &mut |k| {
-                if k < net.inputs {
-                    active[k / 64] |= 1 << (k % 64);
-                }
-            });
-            LAST_LAYER.with(|last| match last.try_borrow_mut() {
-                Ok(mut last) => {
-                    net.update(&mut last, &active);
-                    net.finish(&last.sums, bucket)
-                }
-                // Not reached: an evaluation does not call another.
-                Err(_) => {
-                    let mut fresh = LastLayer {
-                        net: 0,
-                        active: [0; INCREMENTAL_INPUTS / 64],
-                        sums: Vec::new(),
-                    };
-                    net.update(&mut fresh, &active);
-                    net.finish(&fresh.sums, bucket)
-                }
-            })
-        } else {
-            match net.hidden() {
-                h if h <= SCRATCH_SIZES[0] => net.output_in::<{ SCRATCH_SIZES[0] }, G, I>(i, g, s),
-                h if h <= SCRATCH_SIZES[1] => net.output_in::<{ SCRATCH_SIZES[1] }, G, I>(i, g, s),
-                h if h <= SCRATCH_SIZES[2] => net.output_in::<{ SCRATCH_SIZES[2] }, G, I>(i, g, s),
-                _ => net.output_in::<MAX_HIDDEN, G, I>(i, g, s),
-            }
-        };
+        let value = with_width!(self.net.width, N => self.output::<N, G>(game, state));
         let limit = (G::Score::WIN_RANGE.to_f64() - 1.0).max(0.0);
         let v = (f64::from(value) * self.scale).round().clamp(-limit, limit);
         let v = if game.to_move(state) == player { v } else { -v };
         G::Score::from_f64(v)
+    }
+
+    /// A network costs several times a lookup.
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        true
     }
 }
 
@@ -700,18 +776,30 @@ mod tests {
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err().contains("bytes"));
         assert!(Network::from_bytes(b"PLYNET0\0").is_err());
-        let q = QuantNet::new(&net).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        for _ in 0..200 {
-            let active: Vec<usize> = (0..30).filter(|_| rng.gen_bool(0.3)).collect();
-            let bucket = rng.gen_range(0..3);
-            let mut acc = vec![0i32; 64];
-            q.start(&mut acc);
-            active.iter().for_each(|&i| q.add_input(&mut acc, i));
-            let integer = f64::from(q.finish(&acc, bucket)) / 65536.0;
-            let float = f64::from(net.forward(&active, bucket));
-            assert!((integer - float).abs() < 0.02, "{integer} against {float}");
+        // First layers padded to 128 units and to 256, and one that fills its width.
+        for (hidden, width) in [(64, 128), (200, 256), (128, 128)] {
+            let net = Network::random(30, hidden, 3, 9 + hidden as u64);
+            let q = QuantNet::new(&net).unwrap();
+            assert_eq!((q.hidden(), q.width()), (hidden, width));
+            for _ in 0..200 {
+                let active: Vec<usize> = (0..30).filter(|_| rng.gen_bool(0.3)).collect();
+                let bucket = rng.gen_range(0..3);
+                let mut acc = vec![0i32; q.width()];
+                q.start(&mut acc);
+                active.iter().for_each(|&i| q.add_input(&mut acc, i));
+                // An input added and taken out again changes nothing.
+                q.add_input(&mut acc, 29);
+                q.remove_input(&mut acc, 29);
+                assert!(acc[hidden..].iter().all(|&a| a == 0));
+                let integer = f64::from(q.finish(&acc, bucket)) / 65536.0;
+                let float = f64::from(net.forward(&active, bucket));
+                assert!((integer - float).abs() < 0.02, "{integer} against {float}");
+            }
         }
+        let mut wrong = net.clone();
+        wrong.w3.pop();
+        assert!(QuantNet::new(&wrong).unwrap_err().contains("sizes"));
     }
 
     /// Tic-tac-toe's squares as inputs: seven for each square and each of its three states
@@ -762,7 +850,7 @@ mod tests {
             let q = QuantNet::new(&net).unwrap();
             let mut seen = 0;
             visit_random_games(&game, 30, 9, 4, |state| {
-                let mut acc = vec![0i32; 48];
+                let mut acc = vec![0i32; q.width()];
                 q.start(&mut acc);
                 let bucket = squares.active(&game, state, &mut |i| q.add_input(&mut acc, i));
                 let fresh = (f64::from(q.finish(&acc, bucket)) * 100.0 / 65536.0).round() as i32;

@@ -157,6 +157,13 @@ impl Evaluator<EnglishCheckers> for CheckersNet {
             _ => self.elsewhere.evaluate(game, state, player),
         }
     }
+
+    /// The networks cost several times a lookup (and so does the linear evaluation with its
+    /// region patterns on other boards).
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -119,6 +119,12 @@ impl Evaluator<InternationalDraughts> for DraughtsNet {
     fn evaluate(&self, game: &InternationalDraughts, state: &DraughtsState, player: Player) -> i32 {
         self.eval.evaluate(game, state, player)
     }
+
+    /// A network costs several times a lookup.
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -85,6 +85,13 @@ use crate::search::common::{
     MoveOrdering, Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 use crate::search::info::Publishing;
+
+mod eval_cache;
+use eval_cache::EvalCache;
+
+/// Slots of each search thread's [`EvalCache`], for an evaluation that is
+/// [`Evaluator::worth_caching`]: 2^14, 256 KiB with 64-bit keys and 32-bit scores.
+const EVAL_CACHE_BITS: u32 = 14;
 pub use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, SameType};
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
@@ -473,6 +480,10 @@ impl<E, I> AlphaBeta<E, I> {
             ),
             seldepth: 0,
             heuristic: 0,
+            evals: EvalCache::new(
+                if eval.worth_caching() { EVAL_CACHE_BITS } else { 0 },
+                G::Score::zero(),
+            ),
             root_hint: None,
             root_best: None,
             root_line: Vec::new(),
@@ -614,6 +625,8 @@ struct Searcher<'a, G: Game, E> {
     seldepth: usize,
     /// Heuristic evaluations (and heuristic table hits) in this iteration.
     heuristic: u64,
+    /// Evaluations by position key, for positions evaluated again.
+    evals: EvalCache<G::Score>,
     root_hint: Option<G::Move>,
     root_best: Option<(G::Move, G::Score)>,
     /// The line of `root_best`.
@@ -724,6 +737,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     fn null_move_cut(
         &mut self,
         state: &G::State,
+        hash: Option<u64>,
         depth: u32,
         ply: usize,
         beta: G::Score,
@@ -732,9 +746,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.null_path[ply] || beta.is_proven() || !game.is_quiet(state) {
             return None;
         }
-        if self.eval.evaluate(game, state, game.to_move(state)) < beta
-            || game.outcome(state).is_some()
-        {
+        if self.evaluate(state, hash) < beta || game.outcome(state).is_some() {
             return None;
         }
         let mut child = state.clone();
@@ -802,8 +814,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// horizon: `Some(bound)` when the node's quiet moves may be skipped, `bound` (at most
     /// alpha) being the evaluation plus the margin, the most they are taken to be worth.
     fn futility_bound(
-        &self,
+        &mut self,
         state: &G::State,
+        hash: Option<u64>,
         depth: u32,
         ply: usize,
         pv_node: bool,
@@ -820,9 +833,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return None;
         }
         let margin = self.o.futility * f64::from(depth);
-        let stand = self.eval.evaluate(game, state, game.to_move(state));
+        let stand = self.evaluate(state, hash);
         let (_, bound) = window(stand, 0.0, margin);
         (bound <= alpha).then_some(bound)
+    }
+
+    /// The evaluation of `state` for the player to move, kept by its `hash` in the thread's
+    /// [`EvalCache`] when the evaluation is worth caching.
+    #[inline]
+    fn evaluate(&mut self, state: &G::State, hash: Option<u64>) -> G::Score {
+        match hash {
+            Some(key) if self.evals.is_on() => self.evaluate_cached(state, key),
+            _ => self.eval.evaluate(self.game, state, self.game.to_move(state)),
+        }
+    }
+
+    /// [`Searcher::evaluate`] through the cache, kept out of line so that a search with a
+    /// cheap evaluation compiles as without it.
+    #[inline(never)]
+    fn evaluate_cached(&mut self, state: &G::State, key: u64) -> G::Score {
+        let (game, eval) = (self.game, self.eval);
+        self.evals.get_or(key, || eval.evaluate(game, state, game.to_move(state)))
     }
 
     /// The root search of one iteration, inside aspiration windows around `previous`.
@@ -964,7 +995,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 || quiet
             {
                 self.heuristic += 1;
-                return self.eval.evaluate(game, state, mover);
+                return self.evaluate(state, hash);
             }
         }
         let heuristic_before = self.heuristic;
@@ -1016,7 +1047,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
         let pv_node = beta > alpha.successor();
         if self.o.null_move && depth >= 3 && ply > 0 && !pv_node {
-            if let Some(v) = self.null_move_cut(state, depth, ply, beta) {
+            if let Some(v) = self.null_move_cut(state, hash, depth, ply, beta) {
                 return v;
             }
             if self.limits.aborted {
@@ -1086,7 +1117,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let (child_depth, child_q) = if depth > 0 { (depth - 1, qply) } else { (0, qply + 1) };
         let extend = self.o.extensions && depth > 0 && ply < 2 * self.root_depth as usize;
         let reduce = self.o.lmr && self.o.pvs && depth >= 3 && ply > 0 && game.is_quiet(state);
-        let futile = self.futility_bound(state, depth, ply, pv_node, alpha);
+        let futile = self.futility_bound(state, hash, depth, ply, pv_node, alpha);
         let mut best = -inf::<G::Score>();
         let mut best_index = 0;
         for k in 0..n {
