@@ -85,6 +85,7 @@ use crate::search::common::{
     MoveOrdering, Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 use crate::search::info::Publishing;
+pub use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, SameType};
 
 mod eval_cache;
 use eval_cache::EvalCache;
@@ -92,7 +93,6 @@ use eval_cache::EvalCache;
 /// Slots of each search thread's [`EvalCache`], for an evaluation that is
 /// [`Evaluator::worth_caching`]: 2^14, 256 KiB with 64-bit keys and 32-bit scores.
 const EVAL_CACHE_BITS: u32 = 14;
-pub use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, SameType};
 
 /// The switches and sizes of [`AlphaBeta`]. `Default` turns every enhancement on.
 ///
