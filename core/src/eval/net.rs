@@ -77,6 +77,14 @@ pub trait NetInputs<G: Game>: Clone + Send + Sync + 'static {
     /// input at most once, each below [`NetInputs::inputs`]), and returns the phase bucket
     /// (below [`NetInputs::buckets`]).
     fn active(&self, game: &G, state: &G::State, sink: &mut impl FnMut(usize)) -> usize;
+
+    /// Whether these inputs describe `game` (its board size, its player count): inputs
+    /// made for one board say nothing about another. [`NetOr`] evaluates with its network
+    /// only where they do. Every game, by default.
+    fn fits(&self, game: &G) -> bool {
+        let _ = game;
+        true
+    }
 }
 
 /// The first bytes of a network file.
@@ -718,6 +726,63 @@ impl<G: Game, I: NetInputs<G>> Evaluator<G> for NetEval<I> {
     }
 
     /// A network costs several times a lookup.
+    #[inline]
+    fn worth_caching(&self) -> bool {
+        true
+    }
+}
+
+/// A network where its inputs fit the game ([`NetInputs::fits`]: the board it was trained
+/// for) and another evaluation elsewhere: how a ruleset ships a network trained on one of
+/// the boards it plays.
+///
+/// ```
+/// use ply::eval::net::{NetEval, NetOr, Network};
+/// use ply::eval::Evaluator;
+/// # use ply::eval::net::NetInputs;
+/// # use ply::games::{TicTacToe, TicTacToeState};
+/// use ply::{Game, Player};
+/// # #[derive(Clone)]
+/// # struct Marks;
+/// # impl NetInputs<TicTacToe> for Marks {
+/// #     fn inputs(&self) -> usize { 18 }
+/// #     fn buckets(&self) -> usize { 1 }
+/// #     fn active(&self, _: &TicTacToe, _: &TicTacToeState, _: &mut impl FnMut(usize)) -> usize { 0 }
+/// # }
+///
+/// // A tic-tac-toe network (`Marks`: 18 inputs, as in the module's example) with the
+/// // game's own evaluation as the fallback.
+/// let net = NetEval::new(Marks, &Network::random(18, 16, 1, 7), 100.0).unwrap();
+/// let eval = NetOr::new(net, ply::eval::GameEval);
+/// let game = TicTacToe;
+/// let v: i32 = eval.evaluate(&game, &game.initial_state(), Player::FIRST);
+/// assert_eq!(v, -eval.evaluate(&game, &game.initial_state(), Player::SECOND));
+/// ```
+#[derive(Clone, Debug)]
+pub struct NetOr<I, E> {
+    net: NetEval<I>,
+    elsewhere: E,
+}
+
+impl<I, E> NetOr<I, E> {
+    /// `net` where its inputs fit the game, `elsewhere` where they do not.
+    pub fn new(net: NetEval<I>, elsewhere: E) -> NetOr<I, E> {
+        NetOr { net, elsewhere }
+    }
+}
+
+impl<G: Game, I: NetInputs<G>, E: Evaluator<G>> Evaluator<G> for NetOr<I, E> {
+    #[inline]
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
+        if self.net.inputs.fits(game) {
+            self.net.evaluate(game, state, player)
+        } else {
+            self.elsewhere.evaluate(game, state, player)
+        }
+    }
+
+    /// A network costs several times a lookup (the other evaluation is cached as well: the
+    /// cache is per search, and a search plays one board).
     #[inline]
     fn worth_caching(&self) -> bool {
         true

@@ -5,9 +5,12 @@
 //! opponent's; 128 inputs on 8x8. Two phase buckets by the pawns left: more than half of
 //! the starting pawns, or half or fewer.
 
-use ply::eval::net::NetInputs;
+use std::sync::OnceLock;
+
+use ply::eval::net::{NetEval, NetInputs, NetOr};
 use ply::Game;
 
+use crate::features::{learned, Learned};
 use crate::rules::{Breakthrough, BreakthroughState};
 
 /// The network inputs of Breakthrough: the pawns of each player on each square, relative
@@ -89,11 +92,47 @@ impl NetInputs<Breakthrough> for PawnNetInputs {
         // Two home rows a side at the start.
         usize::from(pawns <= 2 * cols)
     }
+
+    fn fits(&self, game: &Breakthrough) -> bool {
+        *self == PawnNetInputs::new(game)
+    }
+}
+
+/// The network that `tune train` fitted on 8x8 self-play positions (the command is in
+/// BENCHMARKS.md), embedded at build time.
+pub const NET_WEIGHTS: &[u8] = include_bytes!("../weights/net.bin");
+
+/// The neural evaluation of Breakthrough: [`NET_WEIGHTS`] over [`PawnNetInputs`] on 8x8 (it
+/// beat the learned evaluation by SPRT, BENCHMARKS.md), the learned linear evaluation on
+/// other boards. The network is read once per process and shared by every copy.
+pub type PawnNet = NetOr<PawnNetInputs, Learned>;
+
+/// The evaluation Breakthrough's engines play with (`eval=net` in agent specs).
+///
+/// ```
+/// use ply::eval::Evaluator;
+/// use ply::{Game, Player};
+/// use ply_breakthrough::Breakthrough;
+///
+/// let eval = ply_breakthrough::net::network();
+/// let game = Breakthrough::standard();
+/// let start = game.initial_state();
+/// let white = eval.evaluate(&game, &start, Player::FIRST);
+/// assert_eq!(eval.evaluate(&game, &start, Player::SECOND), -white);
+/// ```
+pub fn network() -> PawnNet {
+    static NET: OnceLock<NetEval<PawnNetInputs>> = OnceLock::new();
+    let net = NET.get_or_init(|| {
+        let inputs = PawnNetInputs::new(&Breakthrough::standard());
+        NetEval::embedded::<Breakthrough>(inputs, NET_WEIGHTS, 100.0)
+    });
+    NetOr::new(net.clone(), learned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ply::eval::Evaluator;
     use ply::Notation;
 
     /// The active inputs of a position, and its bucket.
@@ -120,6 +159,22 @@ mod tests {
         );
         // From Black's side: its g7 pawn is on g2 (square 14), White's b2 on b7 (49).
         assert_eq!(black, vec![14, 64 + 49]);
+    }
+
+    #[test]
+    fn the_embedded_network_loads_and_is_antisymmetric() {
+        let eval = network();
+        let game = Breakthrough::standard();
+        let seen = ply::testing::check_zero_sum_evaluation(&game, &eval, 10, 200, 3, 30_000)
+            .expect("antisymmetric");
+        assert!(seen > 100);
+        // On another board the linear evaluation plays.
+        let small = Breakthrough::new(5, 6).expect("a board");
+        let start = small.initial_state();
+        assert_eq!(
+            eval.evaluate(&small, &start, ply::Player::FIRST),
+            learned().evaluate(&small, &start, ply::Player::FIRST)
+        );
     }
 
     #[test]

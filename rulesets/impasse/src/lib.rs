@@ -60,6 +60,7 @@ mod error;
 pub mod eval;
 pub mod features;
 mod moves;
+pub mod net;
 mod notation;
 mod rules;
 mod zobrist;

@@ -115,6 +115,7 @@ pub mod ggf;
 pub mod marathon;
 mod movegen;
 pub mod nboard;
+pub mod net;
 mod notation;
 mod perft;
 mod rules;
