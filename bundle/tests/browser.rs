@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use ply_tools::registry::GameOptions;
-use ply_tools::web::{offers, Running, WebServer};
+use ply_tools::web::{offers, Running, ServeArgs, WebServer};
 use serde_json::{json, Value};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -97,7 +97,7 @@ async fn browser(driver: &Driver) -> Client {
 fn board(first: &str) -> Running {
     let spec = ENGINE.parse().unwrap();
     let offered = offers(ply_bundle::registry(), first, &GameOptions::default(), Some(spec));
-    WebServer::bind(offered, 0).unwrap().spawn()
+    WebServer::bind(offered, &ServeArgs::default()).unwrap().spawn()
 }
 
 /// `window.ply[field]` in the page.
@@ -183,7 +183,12 @@ async fn a_person_plays_a_whole_checkers_game_by_clicking() {
     let Some(driver) = driver() else { return };
     let server = board("english-checkers");
     let client = browser(&driver).await;
-    client.goto(&format!("{}?game=english-checkers", server.url())).await.unwrap();
+    // The page opens with the token in its address, keeps it as a cookie and takes it out
+    // of the address bar; its requests (and the event stream) carry the cookie.
+    client.goto(&format!("{}&game=english-checkers", server.url())).await.unwrap();
+    let shown = client.current_url().await.unwrap();
+    assert!(!shown.as_str().contains("token"), "{shown}");
+    assert!(shown.as_str().contains("game=english-checkers"), "{shown}");
     let mut state = 0x2545_f491_4f6c_dd1d_u64; // the human's choices: a fixed xorshift stream
     let mut played = 0;
     loop {
@@ -269,7 +274,7 @@ async fn an_engine_game_of_draughts_is_watched_to_the_end() {
     let Some(driver) = driver() else { return };
     let server = board("international-draughts");
     let client = browser(&driver).await;
-    client.goto(&format!("{}?game=international-draughts", server.url())).await.unwrap();
+    client.goto(&format!("{}&game=international-draughts", server.url())).await.unwrap();
     wait_view(&client, Duration::from_secs(30), human_to_move).await;
     // The first seat to an engine, through its select: the page then plays both sides.
     let select = client.find(Locator::Css("#seats .seat select")).await.unwrap();
@@ -288,9 +293,9 @@ async fn four_players_share_a_reversi_board() {
     let options = GameOptions { players: Some(4), ..GameOptions::default() };
     let spec = "paranoid:depth=2".parse().unwrap();
     let offered = offers(ply_bundle::registry(), "reversi", &options, Some(spec));
-    let server = WebServer::bind(offered, 0).unwrap().spawn();
+    let server = WebServer::bind(offered, &ServeArgs::default()).unwrap().spawn();
     let client = browser(&driver).await;
-    client.goto(&format!("{}?game=reversi", server.url())).await.unwrap();
+    client.goto(&format!("{}&game=reversi", server.url())).await.unwrap();
     let view = wait_view(&client, Duration::from_secs(30), human_to_move).await;
     let seats = client.find_all(Locator::Css("#seats .seat")).await.unwrap();
     assert_eq!(seats.len(), 4, "a row per player");
@@ -337,7 +342,7 @@ async fn every_game_draws_its_board_on_light_and_dark_pages() {
     let names: Vec<String> = ply_bundle::registry().names().iter().map(|n| n.to_string()).collect();
     for name in &names {
         for theme in ["light", "dark"] {
-            client.goto(&format!("{}?game={name}&theme={theme}", server.url())).await.unwrap();
+            client.goto(&format!("{}&game={name}&theme={theme}", server.url())).await.unwrap();
             let view = wait_view(&client, Duration::from_secs(30), |v| !v.is_null()).await;
             let cells = client.find_all(Locator::Css("[data-cell]")).await.unwrap();
             let diagram = &view["diagram"];

@@ -46,6 +46,7 @@ pub mod diagram;
 pub mod endgame;
 pub mod eval;
 pub mod fen;
+pub mod files;
 mod game;
 pub mod games;
 pub mod lines;

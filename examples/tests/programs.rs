@@ -257,6 +257,39 @@ fn bad_options_are_errors_with_a_nonzero_exit() {
     }
 }
 
+/// Files named in a spec are read through the bounded reader: a device, a FIFO and a
+/// network file whose header asks for tens of gigabytes are clear errors before the game,
+/// never a read that fills memory or waits for a writer.
+#[test]
+fn files_a_spec_names_are_refused_when_they_cannot_be_what_they_claim() {
+    let dir = std::env::temp_dir().join(format!("ply-programs-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let huge = dir.join("huge.net");
+    let mut bytes = b"PLYNET1\0".to_vec();
+    for n in [1u32 << 24, 1024, 64] {
+        bytes.extend_from_slice(&n.to_le_bytes());
+    }
+    std::fs::write(&huge, bytes).unwrap();
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let mut cases = vec![
+        ("alphabeta:book=/dev/zero".to_string(), "/dev/zero is not a regular file (a device)"),
+        ("alphabeta:net=/dev/zero".to_string(), "/dev/zero is not a regular file (a device)"),
+        (format!("alphabeta:net={}", huge.display()), "expected 68"),
+    ];
+    if made {
+        cases
+            .push((format!("alphabeta:book={}", fifo.display()), "is not a regular file (a FIFO)"));
+    }
+    for (spec, says) in cases {
+        let r = run("english_checkers", &["--engine", &spec], "");
+        assert!(!r.success, "{spec}: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{spec}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{spec}: {}", r.stderr);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Enter alone plays the only legal move (a forced capture in checkers here), and end of input
 /// leaves the game cleanly.
 #[test]
@@ -589,25 +622,28 @@ fn every_game_program_serves_its_web_board() {
             line.push(byte[0]);
         }
         let line = String::from_utf8(line).unwrap();
-        let address = line
+        let (address, token) = line
             .split_whitespace()
             .find_map(|w| w.strip_prefix("http://"))
-            .and_then(|w| w.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("{name}: {line}"))
-            .to_string();
+            .and_then(|w| w.split_once("/?token="))
+            .unwrap_or_else(|| panic!("{name}: {line}"));
         let get = |path: &str| {
-            let mut stream = std::net::TcpStream::connect(&address).unwrap();
+            let mut stream = std::net::TcpStream::connect(address).unwrap();
             write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n")
                 .unwrap();
             let mut text = String::new();
             stream.read_to_string(&mut text).unwrap();
             text
         };
-        let page = get("/");
+        // Without the printed token nothing is served.
+        let refused = get("/");
+        assert!(refused.starts_with("HTTP/1.1 403") && refused.contains("token"), "{refused}");
+        let page = get(&format!("/?token={token}"));
         assert!(page.starts_with("HTTP/1.1 200") && page.contains("board.js"), "{name}: {page}");
-        let games = get("/api/games");
+        assert!(page.contains("Set-Cookie: ply-token-"), "{name}: {page}");
+        let games = get(&format!("/api/games?token={token}"));
         assert!(games.contains(&format!("\"name\":\"{game}\"")), "{name}: {games}");
-        let missing = get("/api/view?session=nope");
+        let missing = get(&format!("/api/view?session=nope&token={token}"));
         assert!(missing.starts_with("HTTP/1.1 404") && missing.contains("\"error\""), "{missing}");
         let _ = child.kill();
         let _ = child.wait();

@@ -175,7 +175,8 @@ impl<G: Game> AgentKit<G> {
                     .loader
                     .as_ref()
                     .ok_or_else(|| fail("this program cannot read books of this game".into()))?;
-                let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+                let text = crate::files::read_text(Path::new(path), crate::files::MAX_TEXT)
+                    .map_err(|e| fail(e.to_string()))?;
                 let book = Arc::new(loader(&text).map_err(|e| fail(e.to_string()))?);
                 cache.push((path.clone(), book.clone()));
                 Ok(Some(book))
@@ -402,7 +403,9 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
     /// Reads `net=FILE`: a network over the game's inputs.
     fn open_net(&self, path: &Path) -> Result<AgentBuilder<G>, String> {
         let opener = self.nets.as_ref().ok_or("this game has no network inputs")?;
-        opener(&std::fs::read(path).map_err(|e| e.to_string())?)
+        opener(
+            &crate::files::read_bytes(path, crate::files::MAX_BINARY).map_err(|e| e.to_string())?,
+        )
     }
 
     /// Reads `weights=FILE`: weights of the first of the game's feature sets they match.

@@ -58,6 +58,13 @@ impl ToolError {
     }
 }
 
+/// A file the bounded reader could not read.
+impl From<ply::files::FileError> for ToolError {
+    fn from(e: ply::files::FileError) -> ToolError {
+        ToolError::file(e.path(), &e)
+    }
+}
+
 /// The result of the tools' public functions.
 pub type ToolResult<T> = Result<T, ToolError>;
 

@@ -1,7 +1,6 @@
 //! Reading the files a user names (books, openings, weights, networks, game records) with a
 //! size limit: a wrong path to a huge file is a clear error, not a program that fills memory.
 
-use std::io::Read;
 use std::path::Path;
 
 use crate::error::{ToolError, ToolResult};
@@ -13,7 +12,9 @@ pub(crate) const MAX_TEXT: u64 = 256 << 20;
 /// The most a binary file given to a tool may hold (a network's weights): 1 GiB.
 pub(crate) const MAX_BINARY: u64 = 1 << 30;
 
-/// Reads the file at `path` whole if it holds at most `max` bytes.
+/// Reads the regular file at `path` whole if it holds at most `max` bytes (through
+/// [`ply::files::read_limited`], the one bounded reader: a device or FIFO such as `/dev/zero`
+/// is an error, not a read).
 ///
 /// ```
 /// let path = std::env::temp_dir().join(format!("ply-files-doc-{}", std::process::id()));
@@ -25,21 +26,19 @@ pub(crate) const MAX_BINARY: u64 = 1 << 30;
 /// ```
 ///
 /// # Errors
-/// The path and why: it cannot be read, or it is larger than `max`.
+/// [`ToolError::File`] naming the path and why: it cannot be read, it is not a regular file,
+/// or it is larger than `max`.
 pub fn read_bytes(path: &Path, max: u64) -> ToolResult<Vec<u8>> {
-    let shown = path.display();
-    let fail = |message: String| ToolError::file(path, message);
-    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
-    let mut bytes = Vec::new();
-    // One byte past the limit tells a file of exactly `max` bytes from a larger one, without
-    // trusting the size the file system reports (a pipe or a growing file has none).
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
-    if bytes.len() as u64 > max {
-        return Err(fail(format!("{shown} holds more than the {max} bytes such a file may have")));
-    }
-    Ok(bytes)
+    ply::files::read_limited(path, max).map_err(ToolError::from)
+}
+
+/// Opens the regular file at `path` to read it as a stream (data and results files, whose
+/// records are read one at a time).
+///
+/// # Errors
+/// [`ToolError::File`]: it cannot be opened, or it is not a regular file.
+pub fn open(path: &Path) -> ToolResult<std::fs::File> {
+    ply::files::open_regular(path).map_err(ToolError::from)
 }
 
 /// Reads the text file at `path` whole if it holds at most `max` bytes of UTF-8.

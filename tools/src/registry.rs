@@ -300,8 +300,9 @@ impl<G: ToolGame> GameEntry<G> {
         let nets: NetsFor<G> = Arc::new(move |game: &G| {
             let inputs = inputs(game);
             Arc::new(move |bytes: &[u8]| {
-                let net = Network::from_bytes(bytes)?;
-                let eval = NetEval::new(inputs.clone(), &net, NET_SCALE)?;
+                let net = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
+                let eval =
+                    NetEval::new(inputs.clone(), &net, NET_SCALE).map_err(|e| e.to_string())?;
                 Ok(AgentKit::evaluator_builder(eval))
             })
         });

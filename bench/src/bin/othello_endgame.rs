@@ -112,8 +112,10 @@ fn main() {
     let game = Reversi::new(8, 2).expect("8x8").with_endgame_empties(solver_empties);
     let positions: Vec<ReversiState> = match &solve {
         Some(file) => {
-            let text =
-                std::fs::read_to_string(file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
+            let bytes = ply::files::read_limited(std::path::Path::new(file), 1 << 28)
+                .unwrap_or_else(|e| fail(&e.to_string()));
+            let text = String::from_utf8(bytes)
+                .unwrap_or_else(|_| fail(&format!("{file} is not UTF-8 text")));
             text.lines()
                 .filter(|l| !l.trim().is_empty())
                 .enumerate()

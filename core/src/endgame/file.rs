@@ -33,6 +33,9 @@ const MAGIC: &str = "PLYEGDB 2";
 /// The first line of the format before checksums.
 const MAGIC_1: &str = "PLYEGDB 1";
 
+/// The largest table file read: 16 GiB (the largest table ply builds is a few hundred MB).
+const MAX_TABLE_BYTES: u64 = 16 << 30;
+
 /// 64-bit FNV-1a of `parts` one after another.
 fn checksum(parts: &[&[u8]]) -> u64 {
     parts
@@ -149,13 +152,18 @@ pub fn read_table_header(path: &Path) -> Result<TableFile, TableFileError> {
 fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
     let io = |source| TableFileError::Io { path: path.to_path_buf(), source };
     let corrupt = |reason: String| TableFileError::Corrupt { path: path.to_path_buf(), reason };
-    let mut f = fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    if values {
-        f.read_to_end(&mut bytes).map_err(io)?;
+    let unreadable = |e: crate::files::FileError| match e {
+        crate::files::FileError::Io { source, .. } => io(source),
+        other => corrupt(other.to_string()),
+    };
+    let bytes = if values {
+        crate::files::read_limited(path, MAX_TABLE_BYTES).map_err(unreadable)?
     } else {
+        let mut bytes = Vec::new();
+        let f = crate::files::open_regular(path).map_err(unreadable)?;
         f.take(4096).read_to_end(&mut bytes).map_err(io)?;
-    }
+        bytes
+    };
     let end = bytes
         .windows(2)
         .position(|w| w == b"\n\n")

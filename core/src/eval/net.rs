@@ -90,6 +90,78 @@ pub trait NetInputs<G: Game>: Clone + Send + Sync + 'static {
 /// The first bytes of a network file.
 const MAGIC: &[u8; 8] = b"PLYNET1\0";
 
+/// The most inputs a network may have.
+pub const MAX_INPUTS: usize = 1 << 24;
+
+/// The most phase buckets a network may have.
+pub const MAX_BUCKETS: usize = 64;
+
+/// Why bytes are not a network, or a network cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NetError {
+    /// Not a network file at all: too short, or another format.
+    #[error("not a network file ({0})")]
+    NotANetwork(&'static str),
+    /// Sizes in the header out of range.
+    #[error(
+        "bad network sizes: {inputs} inputs (1 to {MAX_INPUTS}), {hidden} first-layer units \
+         (1 to {MAX_HIDDEN}), {buckets} buckets (1 to {MAX_BUCKETS})"
+    )]
+    BadSizes {
+        /// Inputs in the header.
+        inputs: usize,
+        /// First-layer units in the header.
+        hidden: usize,
+        /// Buckets in the header.
+        buckets: usize,
+    },
+    /// A file whose length is not what its header's sizes need.
+    #[error("network file of {found} bytes, expected {expected} for its header's sizes")]
+    WrongLength {
+        /// The file's length.
+        found: usize,
+        /// The length the header's sizes need.
+        expected: u64,
+    },
+    /// A weight that is infinite or not a number.
+    #[error("a weight that is not finite at byte {0}")]
+    NotFinite(usize),
+    /// The arrays of a [`Network`] do not have the lengths its sizes give.
+    #[error("the network's arrays do not match its sizes {inputs}, {hidden}, {buckets}")]
+    Inconsistent {
+        /// Inputs.
+        inputs: usize,
+        /// First-layer units.
+        hidden: usize,
+        /// Buckets.
+        buckets: usize,
+    },
+    /// Weights too large for the integer form: a 16-bit weight out of range, or sums that
+    /// could overflow 32 bits.
+    #[error("{layer}: {detail}; the integer network cannot hold it")]
+    OutOfRange {
+        /// The layer: `first layer`, `second layer`, `third layer` or `output layer`.
+        layer: &'static str,
+        /// What is too large.
+        detail: String,
+    },
+    /// A network made for other inputs than the game's.
+    #[error(
+        "the network has {net_inputs} inputs and {net_buckets} buckets, the game {inputs} and \
+         {buckets}"
+    )]
+    Mismatch {
+        /// The network's inputs.
+        net_inputs: usize,
+        /// The network's buckets.
+        net_buckets: usize,
+        /// The game's inputs.
+        inputs: usize,
+        /// The game's buckets.
+        buckets: usize,
+    },
+}
+
 /// A network in `f32`: the form that is trained and stored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -202,6 +274,25 @@ impl Network {
         self.params().iter().map(|p| p.len()).sum()
     }
 
+    /// The number of parameters of a network of these sizes, `None` if it overflows.
+    pub fn size_of(inputs: usize, hidden: usize, buckets: usize) -> Option<u64> {
+        let (i, h, b, w) = (inputs as u64, hidden as u64, buckets as u64, WIDTH as u64);
+        let first = i.checked_mul(h)?.checked_add(h)?;
+        let per_bucket = w.checked_mul(h)?.checked_add(w + w * w + w + w + 1)?;
+        first.checked_add(b.checked_mul(per_bucket)?)
+    }
+
+    /// Checks sizes as a network file's header gives them.
+    fn check_sizes(inputs: usize, hidden: usize, buckets: usize) -> Result<(), NetError> {
+        let fits = (1..=MAX_INPUTS).contains(&inputs)
+            && (1..=MAX_HIDDEN).contains(&hidden)
+            && (1..=MAX_BUCKETS).contains(&buckets);
+        match fits {
+            true => Ok(()),
+            false => Err(NetError::BadSizes { inputs, hidden, buckets }),
+        }
+    }
+
     /// The output (log-odds that the player to move wins) for the `active` inputs in
     /// `bucket`.
     pub fn forward(&self, active: &[usize], bucket: usize) -> f32 {
@@ -300,34 +391,33 @@ impl Network {
         out
     }
 
-    /// The network that [`Network::to_bytes`] wrote.
+    /// The network that [`Network::to_bytes`] wrote. The header's sizes are checked, and
+    /// the file's length against them, before anything is allocated: a short file cannot
+    /// ask for a large network.
     ///
     /// # Errors
     /// If the bytes are not a network (wrong header, sizes or length, a value not finite).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let head = bytes.get(..20).ok_or("not a network file: too short")?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let head = bytes.get(..20).ok_or(NetError::NotANetwork("too short"))?;
         if &head[..8] != MAGIC {
-            return Err("not a network file".into());
+            return Err(NetError::NotANetwork("no PLYNET1 header"));
         }
         let word = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
         let (inputs, hidden, buckets) = (word(8) as usize, word(12) as usize, word(16) as usize);
-        if inputs == 0 || !(1..=MAX_HIDDEN).contains(&hidden) || !(1..=64).contains(&buckets) {
-            return Err(format!("bad network sizes {inputs}, {hidden}, {buckets}"));
-        }
-        if inputs > 1 << 24 {
-            return Err(format!("{inputs} inputs is too many"));
+        Network::check_sizes(inputs, hidden, buckets)?;
+        let expected = Network::size_of(inputs, hidden, buckets)
+            .and_then(|n| n.checked_mul(4)?.checked_add(20))
+            .ok_or(NetError::BadSizes { inputs, hidden, buckets })?;
+        if bytes.len() as u64 != expected {
+            return Err(NetError::WrongLength { found: bytes.len(), expected });
         }
         let mut net = Network::zeros(inputs, hidden, buckets);
-        let want = 20 + 4 * net.size();
-        if bytes.len() != want {
-            return Err(format!("network file of {} bytes, expected {want}", bytes.len()));
-        }
         let mut at = 20;
         for p in net.params_mut() {
             for x in p.iter_mut() {
                 *x = f32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
                 if !x.is_finite() {
-                    return Err(format!("a weight that is not finite at byte {at}"));
+                    return Err(NetError::NotFinite(at));
                 }
                 at += 4;
             }
@@ -342,6 +432,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// Activations' integer scale: 1.0 is 256.
 const ONE: i32 = 256;
+
+/// The layers' names, for errors.
+const FIRST: &str = "first layer";
+const SECOND: &str = "second layer";
+const THIRD: &str = "third layer";
+const OUTPUT: &str = "output layer";
 
 /// The first-layer widths that inference is compiled for. A network's first layer is padded
 /// with units of zero weight to the smallest that holds it, so that every loop of an
@@ -404,17 +500,21 @@ impl QuantNet {
     /// The integer form of `net`.
     ///
     /// # Errors
-    /// If a weight is too large for the integer form (over 100,000 in magnitude in the
-    /// biases and the output layer; 128 or over in the first three layers' weights, which
-    /// are 16-bit), or the network's sizes are not those of a network file.
-    pub fn new(net: &Network) -> Result<QuantNet, String> {
+    /// If the network's arrays do not match its sizes, a weight of the first three layers
+    /// is 128 or over in magnitude (they are 16-bit), or some unit's weights and bias could
+    /// sum past the 32-bit range whatever the inputs ([`NetError::OutOfRange`]: checked
+    /// for every unit of every layer, so that no evaluation overflows).
+    pub fn new(net: &Network) -> Result<QuantNet, NetError> {
         let (h, buckets) = (net.hidden, net.buckets);
-        if !(1..=MAX_HIDDEN).contains(&h) || buckets == 0 {
-            return Err(format!("bad network sizes {}, {h}, {buckets}", net.inputs));
-        }
-        let expected = Network::zeros(net.inputs, h, buckets);
-        if net.params().iter().zip(expected.params()).any(|(p, e)| p.len() != e.len()) {
-            return Err("the network's arrays do not match its sizes".into());
+        Network::check_sizes(net.inputs, h, buckets)?;
+        let expected = Network::zeros(0, h, buckets);
+        let lengths_match = net.w1.len() == net.inputs * h
+            && net.params()[1..]
+                .iter()
+                .zip(&expected.params()[1..])
+                .all(|(p, e)| p.len() == e.len());
+        if !lengths_match {
+            return Err(NetError::Inconsistent { inputs: net.inputs, hidden: h, buckets });
         }
         let width = WIDTHS.into_iter().find(|&w| w >= h).unwrap_or(MAX_HIDDEN);
         // Each row of `h` first-layer units, padded with zeros to `width`.
@@ -423,39 +523,94 @@ impl QuantNet {
                 .flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(0.0, width - h)))
                 .collect()
         };
-        let narrow = |w: Vec<i32>| -> Result<Vec<i16>, String> {
-            w.into_iter()
-                .map(|x| i16::try_from(x).map_err(|_| format!("weight {x}/256 too large")))
-                .collect()
-        };
-        let q = |w: &[f32], scale: f32| -> Result<Vec<i32>, String> {
+        let q = |layer: &'static str, w: &[f32], scale: f32| -> Result<Vec<i32>, NetError> {
             w.iter()
                 .map(|&x| {
-                    if x.abs() > 1e5 {
-                        Err(format!("weight {x} too large for the integer network"))
-                    } else {
-                        Ok((x * scale).round() as i32)
+                    let v = (f64::from(x) * f64::from(scale)).round();
+                    match v.abs() <= f64::from(i32::MAX) {
+                        true => Ok(v as i32),
+                        false => Err(NetError::OutOfRange { layer, detail: format!("weight {x}") }),
                     }
+                })
+                .collect()
+        };
+        let narrow = |layer: &'static str, w: Vec<i32>| -> Result<Vec<i16>, NetError> {
+            w.into_iter()
+                .map(|x| {
+                    i16::try_from(x).map_err(|_| NetError::OutOfRange {
+                        layer,
+                        detail: format!(
+                            "weight {} is not below 128 in magnitude",
+                            x as f64 / 256.0
+                        ),
+                    })
                 })
                 .collect()
         };
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let (one, two) = (ONE as f32, (ONE * ONE) as f32);
-        Ok(QuantNet {
+        let quant = QuantNet {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             inputs: net.inputs,
             hidden: h,
             width,
             buckets,
-            w1: narrow(q(&pad(&net.w1), one)?)?,
-            b1: q(&pad(&net.b1), one)?,
-            w2: narrow(q(&pad(&net.w2), one)?)?,
-            b2: q(&net.b2, two)?,
-            w3: narrow(q(&transposed(&net.w3), one)?)?,
-            b3: q(&net.b3, two)?,
-            w4: q(&net.w4, one)?,
-            b4: q(&net.b4, two)?,
-        })
+            w1: narrow(FIRST, q(FIRST, &pad(&net.w1), one)?)?,
+            b1: q(FIRST, &pad(&net.b1), one)?,
+            w2: narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?,
+            b2: q(SECOND, &net.b2, two)?,
+            w3: narrow(THIRD, q(THIRD, &transposed(&net.w3), one)?)?,
+            b3: q(THIRD, &net.b3, two)?,
+            w4: q(OUTPUT, &net.w4, one)?,
+            b4: q(OUTPUT, &net.b4, two)?,
+        };
+        quant.check_sums()?;
+        Ok(quant)
+    }
+
+    /// Checks that no sum of an evaluation can leave the 32-bit range: for each unit, its
+    /// bias plus the largest its inputs can add (every input of the first layer active;
+    /// activations at most [`ONE`] in the later layers).
+    fn check_sums(&self) -> Result<(), NetError> {
+        let over = |layer: &'static str,
+                    unit: usize,
+                    bias: i32,
+                    weights: &mut dyn Iterator<Item = i64>,
+                    input_max: i64| {
+            let total = i64::from(bias).abs() + weights.map(|w| w.abs() * input_max).sum::<i64>();
+            match total <= i64::from(i32::MAX) {
+                true => Ok(()),
+                false => Err(NetError::OutOfRange {
+                    layer,
+                    detail: format!(
+                        "unit {unit}'s bias and weights can sum to {total} (over {})",
+                        i32::MAX
+                    ),
+                }),
+            }
+        };
+        let w = self.width;
+        for unit in 0..w {
+            let column = &mut self.w1.iter().skip(unit).step_by(w).map(|&x| i64::from(x));
+            over(FIRST, unit, self.b1[unit], column, 1)?;
+        }
+        let one = i64::from(ONE);
+        for (unit, row) in self.w2.chunks_exact(w).enumerate() {
+            over(SECOND, unit, self.b2[unit], &mut row.iter().map(|&x| i64::from(x)), one)?;
+        }
+        // The third layer is stored by columns: the weights into output `o` of a bucket are
+        // every WIDTH-th of its block.
+        for (bucket, block) in self.w3.chunks_exact(WIDTH * WIDTH).enumerate() {
+            for o in 0..WIDTH {
+                let unit = bucket * WIDTH + o;
+                let weights = &mut block.iter().skip(o).step_by(WIDTH).map(|&x| i64::from(x));
+                over(THIRD, unit, self.b3[unit], weights, one)?;
+            }
+        }
+        for (bucket, row) in self.w4.chunks_exact(WIDTH).enumerate() {
+            over(OUTPUT, bucket, self.b4[bucket], &mut row.iter().map(|&x| i64::from(x)), one)?;
+        }
+        Ok(())
     }
 
     /// The first layer's width.
@@ -582,18 +737,17 @@ impl<I> NetEval<I> {
     ///
     /// # Errors
     /// If the network's size differs from the inputs' or its weights are out of range.
-    pub fn new<G: Game>(inputs: I, net: &Network, scale: f64) -> Result<NetEval<I>, String>
+    pub fn new<G: Game>(inputs: I, net: &Network, scale: f64) -> Result<NetEval<I>, NetError>
     where
         I: NetInputs<G>,
     {
         if net.inputs != inputs.inputs() || net.buckets != inputs.buckets() {
-            return Err(format!(
-                "the network has {} inputs and {} buckets, the game {} and {}",
-                net.inputs,
-                net.buckets,
-                inputs.inputs(),
-                inputs.buckets()
-            ));
+            return Err(NetError::Mismatch {
+                net_inputs: net.inputs,
+                net_buckets: net.buckets,
+                inputs: inputs.inputs(),
+                buckets: inputs.buckets(),
+            });
         }
         let net = Arc::new(QuantNet::new(net)?);
         Ok(NetEval { inputs, net, scale: scale / f64::from(ONE * ONE) })
@@ -834,12 +988,95 @@ mod tests {
         assert!(checked > 50, "{checked}");
     }
 
+    /// A file's header alone cannot make the reader allocate: sizes out of range, and sizes
+    /// in range that the file's length does not hold, are errors before any allocation.
+    #[test]
+    fn a_header_is_checked_against_the_length_before_allocating() {
+        let header = |inputs: u32, hidden: u32, buckets: u32| {
+            let mut bytes = MAGIC.to_vec();
+            for n in [inputs, hidden, buckets] {
+                bytes.extend_from_slice(&n.to_le_bytes());
+            }
+            bytes
+        };
+        // The largest sizes allowed: 68 GB of weights asked for by a 20-byte file.
+        let huge = header(MAX_INPUTS as u32, MAX_HIDDEN as u32, MAX_BUCKETS as u32);
+        match Network::from_bytes(&huge) {
+            Err(NetError::WrongLength { found: 20, expected }) => assert!(expected > 60 << 30),
+            other => panic!("{other:?}"),
+        }
+        for (i, h, b) in [(0, 8, 1), (1 << 24 | 1, 8, 1), (4, 0, 1), (4, 1025, 1), (4, 8, 65)] {
+            let e = Network::from_bytes(&header(i, h, b)).unwrap_err();
+            assert!(matches!(e, NetError::BadSizes { .. }), "{i} {h} {b}: {e}");
+        }
+        assert_eq!(Network::from_bytes(b"PLYNET1\0\0"), Err(NetError::NotANetwork("too short")));
+        let mut nan = Network::random(3, 4, 1, 1).to_bytes();
+        nan[24..28].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert_eq!(Network::from_bytes(&nan), Err(NetError::NotFinite(24)));
+    }
+
+    /// Weights that the integer form cannot hold are refused, layer by layer, where the old
+    /// limit (any weight up to 100,000) let sums overflow; a network at the edge of every
+    /// limit evaluates with every input active without overflow (this test's build checks
+    /// integer overflow).
+    #[test]
+    fn weights_that_could_overflow_the_integer_form_are_refused() {
+        let layer_of = |net: &Network| match QuantNet::new(net) {
+            Err(NetError::OutOfRange { layer, .. }) => layer,
+            other => panic!("{:?}", other.map(|_| ())),
+        };
+        // A 16-bit weight out of range.
+        let mut net = Network::zeros(4, 8, 1);
+        net.w1[0] = 128.0;
+        assert_eq!(layer_of(&net), FIRST);
+        // First layer: 70,000 inputs of weight 127 can sum past 2^31 in one unit.
+        let mut net = Network::zeros(70_000, 1, 1);
+        net.w1.iter_mut().for_each(|w| *w = 127.0);
+        assert_eq!(layer_of(&net), FIRST);
+        net.w1.truncate(60_000);
+        net.inputs = 60_000;
+        assert!(QuantNet::new(&net).is_ok(), "60,000 x 127 x 256 fits");
+        // Second layer: 1,024 activations of 256 times a weight of 127.
+        let mut net = Network::zeros(4, MAX_HIDDEN, 1);
+        net.w2[..MAX_HIDDEN].iter_mut().for_each(|w| *w = 127.0);
+        assert_eq!(layer_of(&net), SECOND);
+        // Third layer: a bias of 30,000 (2^31 x 0.92) and 32 weights of 100.
+        let mut net = Network::zeros(4, 8, 1);
+        net.b3[5] = 30_000.0;
+        net.w3[5 * WIDTH..6 * WIDTH].iter_mut().for_each(|w| *w = 100.0);
+        assert_eq!(layer_of(&net), THIRD);
+        // Output layer: 32 weights of 2,000, below the old limit of 100,000.
+        let mut net = Network::zeros(4, 8, 1);
+        net.w4.iter_mut().for_each(|w| *w = 2_000.0);
+        assert_eq!(layer_of(&net), OUTPUT);
+        // A bias beyond 32 bits at all.
+        let mut net = Network::zeros(4, 8, 1);
+        net.b4[0] = 1e6;
+        assert_eq!(layer_of(&net), OUTPUT);
+        // At the edge of every limit: the evaluation's sums stay in range.
+        let inputs = 60_000;
+        let mut net = Network::zeros(inputs, 128, 1);
+        net.w1.iter_mut().for_each(|w| *w = 0.13);
+        net.b1.iter_mut().for_each(|b| *b = 1.0);
+        net.w2.iter_mut().for_each(|w| *w = 127.0);
+        net.b2.iter_mut().for_each(|b| *b = -10.0);
+        net.w3.iter_mut().for_each(|w| *w = 127.0);
+        net.w4.iter_mut().for_each(|w| *w = 250.0);
+        let q = QuantNet::new(&net).expect("within every limit");
+        let mut acc = vec![0i32; q.width()];
+        q.start(&mut acc);
+        (0..inputs).for_each(|i| q.add_input(&mut acc, i));
+        let out = q.finish(&acc, 0);
+        assert!(out > 0, "{out}");
+    }
+
     #[test]
     fn files_round_trip_and_the_integer_form_agrees() {
         let net = Network::random(30, 64, 3, 9);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
-        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err().contains("bytes"));
+        let short = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(matches!(short, NetError::WrongLength { .. }), "{short}");
         assert!(Network::from_bytes(b"PLYNET0\0").is_err());
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         // First layers padded to 128 units and to 256, and one that fills its width.
@@ -864,7 +1101,7 @@ mod tests {
         }
         let mut wrong = net.clone();
         wrong.w3.pop();
-        assert!(QuantNet::new(&wrong).unwrap_err().contains("sizes"));
+        assert!(matches!(QuantNet::new(&wrong).unwrap_err(), NetError::Inconsistent { .. }));
     }
 
     /// Tic-tac-toe's squares as inputs: seven for each square and each of its three states

@@ -182,6 +182,9 @@ pub enum ResultsError {
         /// What failed.
         source: io::Error,
     },
+    /// The file could not be read: not a regular file, or too large.
+    #[error(transparent)]
+    File(#[from] ply::files::FileError),
     /// A line that is not a game record, or an inconsistent one (other than an incomplete
     /// last line).
     #[error("{path}:{line}: not a game record: {reason}")]
@@ -201,9 +204,7 @@ pub enum ResultsError {
 /// # Errors
 /// If the file cannot be read or holds a bad line.
 pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError> {
-    let io_err = |source| ResultsError::Io { path: path.to_path_buf(), source };
-    let mut bytes = Vec::new();
-    File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io_err)?;
+    let bytes = ply::files::read_limited(path, crate::files::MAX_BINARY)?;
     let complete = bytes.is_empty() || bytes.ends_with(b"\n");
     let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     let last = lines.iter().rposition(|l| !l.is_empty()).unwrap_or(0);

@@ -51,7 +51,9 @@ pub fn negate(value: Value) -> Value {
 
 /// Searches every position of `start` and `moves` (the last one too, unless the game is
 /// over) with an engine built from `spec`; calls `progress(done, total)` before each search.
-/// Searches publish to `watch` and end early when its flag is raised.
+/// Searches publish to `watch`; once its flag is raised the running search ends and no other
+/// starts: the analysis then holds the moves whose positions were searched (fewer than
+/// `moves`), the last one's value unknown where the position after it was not.
 ///
 /// # Errors
 /// A spec that does not build, a search that fails, or moves that are not legal.
@@ -72,6 +74,9 @@ pub fn analyse<G: Notation + Sync + 'static>(
     let mut searched: Vec<Option<SearchReport<G::Move>>> = Vec::with_capacity(moves.len() + 1);
     let mut states = Vec::with_capacity(moves.len() + 1);
     for i in 0..=moves.len() {
+        if watch.is_some_and(SearchHandle::stopped) {
+            break;
+        }
         progress(i, moves.len() + 1);
         states.push(record.state().clone());
         let report = match record.outcome() {
@@ -93,14 +98,17 @@ pub fn analyse<G: Notation + Sync + 'static>(
             record.play(mv).map_err(|e| ToolError::Invalid(format!("move {}: {e}", i + 1)))?;
         }
     }
-    progress(moves.len() + 1, moves.len() + 1);
+    progress(searched.len(), moves.len() + 1);
     let mut out = Vec::with_capacity(moves.len());
-    for (i, &played) in moves.iter().enumerate() {
+    for (i, &played) in moves.iter().enumerate().take(searched.len()) {
         let Some(report) = searched[i].take() else {
             return Err(ToolError::Invalid(format!("move {} follows the end of the game", i + 1)));
         };
         let mover = game.to_move(&states[i]);
-        let played_value = value_after(game, &states[i + 1], searched[i + 1].as_ref(), mover);
+        let played_value = match states.get(i + 1) {
+            Some(after) => value_after(game, after, searched[i + 1].as_ref(), mover),
+            None => None,
+        };
         out.push(MoveAnalysis {
             played,
             played_value,

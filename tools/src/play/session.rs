@@ -187,7 +187,7 @@ impl<'g, G: Notation + Sync + 'static> Session<'g, G> {
         let who = self.names[seat].clone();
         let played = self.record.moves().len();
         if let Some(watch) = &self.watch {
-            watch.reset();
+            watch.clear();
         }
         let report =
             engine_move(&mut self.record, &mut self.engines, seat, &who, pondered, live, out)?;

@@ -253,7 +253,7 @@ impl DataReader {
     /// # Errors
     /// If the file cannot be read or is not a data file.
     pub fn open(path: &Path) -> ToolResult<DataReader> {
-        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let file = crate::files::open(path)?;
         let mut input = BufReader::with_capacity(1 << 16, file);
         let mut magic = [0u8; 8];
         let mut len = [0u8; 4];

@@ -396,9 +396,11 @@ impl<G: ToolGame> WebSession for SessionOf<G> {
         let analysed = self.searching(|s| s.session.analyse(spec, &mut progress));
         self.live.set_status(None);
         let analysed = analysed?;
-        Ok(
-            json!({ "spec": spec.to_string(), "moves": analysis_json(game, &start, &moves, &analysed) }),
-        )
+        Ok(json!({
+            "spec": spec.to_string(),
+            "moves": analysis_json(game, &start, &moves, &analysed),
+            "stopped": analysed.len() < moves.len(),
+        }))
     }
 }
 

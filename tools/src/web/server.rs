@@ -1,10 +1,12 @@
 //! The web board's HTTP server: the page's three files, embedded in the binary, and a JSON
 //! API on sessions, one per browser tab, each driving a [`WebSession`].
 //!
-//! Every request runs on a thread of its own (a search holds its request until it ends; the
-//! event stream of a tab stays open). A session is locked while one request works on it; a
-//! second request to a busy session gets `409` at once rather than waiting. Bad input gets a
-//! `4xx` answer with `{"error": "..."}`; nothing a request sends reaches another session.
+//! Every request passes the [`Gate`] first (host, origin, content type, token), then runs on
+//! a thread of its own (a search holds its request until it ends; the event stream of a tab
+//! stays open). A session is locked while one request works on it; a second request to a
+//! busy session gets `409` at once rather than waiting, except `stop`, which reaches the
+//! running job. Engine specs from a client pass the [`SpecPolicy`]. Bad input gets a `4xx`
+//! answer with `{"error": "..."}`; nothing a request sends reaches another session.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -16,6 +18,8 @@ use serde_json::{json, Value as Json};
 use tiny_http::{Header, Method, Request, Response};
 
 use super::game::{lock, Live, WebGame, WebSession};
+use super::gate::{Gate, Refused};
+use super::policy::SpecPolicy;
 use crate::error::{ToolError, ToolResult};
 use crate::play::Seat;
 use crate::spec::AgentSpec;
@@ -77,6 +81,9 @@ impl Offer {
     }
 }
 
+/// How many stopped job ids a session remembers (stops that came before their job).
+const STOPS_KEPT: usize = 16;
+
 /// One session: the game in play and what its searches show.
 struct Slot {
     session: Mutex<Box<dyn WebSession>>,
@@ -84,13 +91,26 @@ struct Slot {
     live: Live,
     used: Mutex<Instant>,
     closed: AtomicBool,
+    jobs: Mutex<Jobs>,
 }
 
-/// The server's state: the games offered and the sessions.
+/// A session's jobs (an engine move, a hint, an analysis): the one running and the ids a
+/// `stop` named, so that a stop is kept when it arrives before its job starts.
+#[derive(Default)]
+struct Jobs {
+    /// The running job, and its id if the client gave one.
+    running: Option<Option<u64>>,
+    /// The ids stopped lately, the latest last.
+    stopped: std::collections::VecDeque<u64>,
+}
+
+/// The server's state: the games offered, the sessions, and who may ask what.
 pub struct Board {
     offers: Vec<Offer>,
     sessions: Mutex<HashMap<String, Arc<Slot>>>,
     running: AtomicUsize,
+    gate: Gate,
+    policy: SpecPolicy,
 }
 
 /// An answer that is not a success: its status and message.
@@ -103,6 +123,12 @@ struct Failure {
 impl Failure {
     fn new(status: u16, message: impl Into<String>) -> Failure {
         Failure { status, message: message.into() }
+    }
+}
+
+impl From<Refused> for Failure {
+    fn from(r: Refused) -> Failure {
+        Failure::new(r.status, r.message)
     }
 }
 
@@ -128,9 +154,16 @@ enum Reply {
 type Answer = Result<Reply, Failure>;
 
 impl Board {
-    /// A server state offering `offers` (the first is the page's default game).
-    pub fn new(offers: Vec<Offer>) -> Board {
-        Board { offers, sessions: Mutex::new(HashMap::new()), running: AtomicUsize::new(0) }
+    /// A server state offering `offers` (the first is the page's default game), letting
+    /// through what `gate` admits and the engine specs `policy` allows.
+    pub fn new(offers: Vec<Offer>, gate: Gate, policy: SpecPolicy) -> Board {
+        Board {
+            offers,
+            sessions: Mutex::new(HashMap::new()),
+            running: AtomicUsize::new(0),
+            gate,
+            policy,
+        }
     }
 
     /// Serves `server`'s requests until it is unblocked, each on a thread of its own.
@@ -138,7 +171,7 @@ impl Board {
         for request in server.incoming_requests() {
             if self.running.fetch_add(1, Ordering::AcqRel) >= MAX_REQUESTS {
                 self.running.fetch_sub(1, Ordering::AcqRel);
-                respond(request, Err(Failure::new(503, "too many requests at once")));
+                respond(request, Err(Failure::new(503, "too many requests at once")), None);
                 continue;
             }
             let board = Arc::clone(self);
@@ -154,10 +187,15 @@ impl Board {
         let url = request.url().to_string();
         let (path, query) = url.split_once('?').unwrap_or((&url, ""));
         let query = parse_query(query);
+        let admitted = match self.gate.check(&request, &query) {
+            Ok(admitted) => admitted,
+            Err(refused) => return respond(request, Err(refused.into()), None),
+        };
+        let cookie = admitted.set_cookie.then(|| self.gate.cookie());
         if request.method() == &Method::Get && path == "/api/events" {
             return match self.slot(&query) {
                 Ok(slot) => stream_events(request, &slot),
-                Err(e) => respond(request, Err(e)),
+                Err(e) => respond(request, Err(e), None),
             };
         }
         let answer = match request.method() {
@@ -168,7 +206,7 @@ impl Board {
             },
             _ => Err(Failure::new(405, "only GET and POST")),
         };
-        respond(request, answer);
+        respond(request, answer, cookie.as_deref());
     }
 
     fn get(&self, path: &str, query: &HashMap<String, String>) -> Answer {
@@ -205,10 +243,21 @@ impl Board {
             return self.new_session(body);
         }
         let slot = self.slot_of(body)?;
+        let job = optional_u64(body, "job")?;
         if path == "/api/stop" {
-            slot.live.watch.stop.store(true, Ordering::Release);
-            return Ok(Reply::Json(json!({ "stopped": true })));
+            return Ok(Reply::Json(json!({ "stopped": stop(&slot, job) })));
         }
+        // What builds or runs engines: checked against the policy before the session is
+        // locked, and bounded in number.
+        let engine = match path {
+            "/api/seat" | "/api/analyse" => self.optional_spec(body, "engine", &*slot.game)?,
+            _ => None,
+        };
+        let _permit = match path {
+            "/api/engine" | "/api/hint" | "/api/analyse" => Some(self.engine_permit()?),
+            "/api/seat" if engine.is_some() => Some(self.engine_permit()?),
+            _ => None,
+        };
         let mut session = busy(&slot)?;
         let extra = match path {
             "/api/play" => {
@@ -217,8 +266,14 @@ impl Board {
                 session.play(index, text)?;
                 Json::Null
             }
-            "/api/engine" => session.engine_move()?,
-            "/api/hint" => return Ok(Reply::Json(session.hint()?)),
+            "/api/engine" => {
+                let _job = begin_job(&slot, job);
+                session.engine_move()?
+            }
+            "/api/hint" => {
+                let _job = begin_job(&slot, job);
+                return Ok(Reply::Json(session.hint()?));
+            }
             "/api/undo" => json!(session.undo()),
             "/api/redo" => json!(session.redo()),
             "/api/restart" => {
@@ -231,7 +286,6 @@ impl Board {
             }
             "/api/seat" => {
                 let seat = optional_usize(body, "seat")?.ok_or_else(|| missing("seat"))?;
-                let engine = optional_spec(body, "engine")?;
                 session.set_seat(seat, engine)?;
                 Json::Null
             }
@@ -241,8 +295,8 @@ impl Board {
                 json!(session.load(text)?)
             }
             "/api/analyse" => {
-                let spec = optional_spec(body, "engine")?
-                    .unwrap_or_else(|| slot.game.default_engine().clone());
+                let spec = engine.unwrap_or_else(|| slot.game.default_engine().clone());
+                let _job = begin_job(&slot, job);
                 return Ok(Reply::Json(session.analyse(&spec)?));
             }
             _ => return Err(Failure::new(404, format!("no action {path}"))),
@@ -263,15 +317,21 @@ impl Board {
         };
         let game = offer.game()?;
         let players = game.seat_names().len();
-        let seats = match body.get("seats") {
+        let seats: Vec<Seat> = match body.get("seats") {
             None | Some(Json::Null) => (0..players)
                 .map(|i| match i {
                     0 => Seat::Human,
                     _ => Seat::Engine(game.default_engine().clone()),
                 })
                 .collect(),
-            Some(Json::Array(list)) => list.iter().map(seat_of).collect::<Result<_, _>>()?,
+            Some(Json::Array(list)) => {
+                list.iter().map(|seat| self.seat_of(seat, &*game)).collect::<Result<_, _>>()?
+            }
             Some(_) => return Err(Failure::new(400, "seats must be a list")),
+        };
+        let _permit = match seats.iter().any(|s| matches!(s, Seat::Engine(_))) {
+            true => Some(self.engine_permit()?),
+            false => None,
         };
         let seed = match body.get("seed") {
             None | Some(Json::Null) => rand::random::<u32>() as u64,
@@ -287,6 +347,7 @@ impl Board {
             live,
             used: Mutex::new(Instant::now()),
             closed: AtomicBool::new(false),
+            jobs: Mutex::new(Jobs::default()),
         });
         self.keep(id.clone(), slot);
         Ok(Reply::Json(json!({
@@ -329,6 +390,48 @@ impl Board {
         self.find(id)
     }
 
+    /// A permit to build or run engines, or `503` when too many requests hold one.
+    fn engine_permit(&self) -> Result<super::policy::EnginePermit<'_>, Failure> {
+        self.policy.engine_permit().ok_or_else(|| {
+            Failure::new(503, "too many engine requests at once; try again when one ends")
+        })
+    }
+
+    /// The engine spec in `field` of a client's body (`None` for a person), if the policy
+    /// allows it for `game`.
+    fn optional_spec(
+        &self,
+        body: &Json,
+        field: &str,
+        game: &dyn WebGame,
+    ) -> Result<Option<AgentSpec>, Failure> {
+        match body.get(field) {
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::String(text)) => self.spec(text, game).map(Some),
+            Some(v) => Err(Failure::new(400, format!("{field} must be an agent spec, not {v}"))),
+        }
+    }
+
+    /// A seat of `/api/new`: `null` for a person, a spec for an engine.
+    fn seat_of(&self, value: &Json, game: &dyn WebGame) -> Result<Seat, Failure> {
+        match value {
+            Json::Null => Ok(Seat::Human),
+            Json::String(text) => self.spec(text, game).map(Seat::Engine),
+            v => Err(Failure::new(400, format!("a seat is null or an agent spec, not {v}"))),
+        }
+    }
+
+    /// The spec `text` from a client, parsed and checked against the policy (the game's own
+    /// engine is allowed as it is).
+    fn spec(&self, text: &str, game: &dyn WebGame) -> Result<AgentSpec, Failure> {
+        let spec: AgentSpec =
+            text.parse().map_err(|e| Failure::new(400, format!("engine {text:?}: {e}")))?;
+        self.policy
+            .check(&spec, &[game.default_engine()])
+            .map_err(|e| Failure::new(403, format!("engine {text:?}: {e}")))?;
+        Ok(spec)
+    }
+
     fn find(&self, id: &str) -> Result<Arc<Slot>, Failure> {
         let slot = lock(&self.sessions).get(id).cloned().ok_or_else(|| {
             Failure::new(404, format!("no session {id:?} (the server may have restarted)"))
@@ -345,6 +448,45 @@ impl Drop for Finished<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
+}
+
+/// A job of `slot` starts (its session locked): its stop flag is lowered, or raised if a
+/// `stop` named its id already. The job is over when the guard is dropped.
+fn begin_job(slot: &Slot, id: Option<u64>) -> JobGuard<'_> {
+    let mut jobs = lock(&slot.jobs);
+    let stopped = id.is_some_and(|id| jobs.stopped.contains(&id));
+    slot.live.watch.begin(stopped);
+    jobs.running = Some(id);
+    JobGuard(slot)
+}
+
+/// Marks a session's job over when dropped.
+struct JobGuard<'a>(&'a Slot);
+
+impl Drop for JobGuard<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.jobs).running = None;
+    }
+}
+
+/// Stops the job `id` of `slot` (kept if it has not started yet), or without an id the job
+/// running now: whether a running job was stopped.
+fn stop(slot: &Slot, id: Option<u64>) -> bool {
+    let mut jobs = lock(&slot.jobs);
+    if let Some(id) = id {
+        if jobs.stopped.len() >= STOPS_KEPT {
+            jobs.stopped.pop_front();
+        }
+        jobs.stopped.push_back(id);
+    }
+    let hit = match jobs.running {
+        Some(running) => id.is_none() || running == id,
+        None => false,
+    };
+    if hit {
+        slot.live.watch.stop.store(true, Ordering::Release);
+    }
+    hit
 }
 
 /// The session of `slot`, or `409` when another request is working on it.
@@ -373,25 +515,13 @@ fn optional_usize(body: &Json, field: &str) -> Result<Option<usize>, Failure> {
     }
 }
 
-fn optional_spec(body: &Json, field: &str) -> Result<Option<AgentSpec>, Failure> {
+fn optional_u64(body: &Json, field: &str) -> Result<Option<u64>, Failure> {
     match body.get(field) {
         None | Some(Json::Null) => Ok(None),
-        Some(Json::String(text)) => {
-            text.parse().map(Some).map_err(|e| Failure::new(400, format!("engine {text:?}: {e}")))
-        }
-        Some(v) => Err(Failure::new(400, format!("{field} must be an agent spec, not {v}"))),
-    }
-}
-
-/// A seat of `/api/new`: `null` for a person, a spec for an engine.
-fn seat_of(value: &Json) -> Result<Seat, Failure> {
-    match value {
-        Json::Null => Ok(Seat::Human),
-        Json::String(text) => text
-            .parse()
-            .map(Seat::Engine)
-            .map_err(|e| Failure::new(400, format!("engine {text:?}: {e}"))),
-        v => Err(Failure::new(400, format!("a seat is null or an agent spec, not {v}"))),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| Failure::new(400, format!("{field} must be a whole number, not {v}"))),
     }
 }
 
@@ -425,7 +555,10 @@ fn header(name: &str, value: &str) -> Header {
     Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
 
-fn respond(request: Request, answer: Answer) {
+/// Answers `request`, setting the token's cookie when `cookie` is given. A failure is JSON
+/// (`{"error": ...}`) on the API and plain text elsewhere, for a person who opened a page.
+fn respond(request: Request, answer: Answer, cookie: Option<&str>) {
+    let api = request.url().starts_with("/api/");
     let (status, body, content_type, disposition) = match answer {
         Ok(Reply::Json(json)) => (200, json.to_string(), "application/json", None),
         Ok(Reply::File(content_type, text)) => (200, text.to_string(), content_type, None),
@@ -433,14 +566,26 @@ fn respond(request: Request, answer: Answer) {
             let disposition = format!("attachment; filename=\"{name}\"");
             (200, text, "text/plain; charset=utf-8", Some(disposition))
         }
-        Err(f) => (f.status, json!({ "error": f.message }).to_string(), "application/json", None),
+        Err(f) if api => {
+            (f.status, json!({ "error": f.message }).to_string(), "application/json", None)
+        }
+        Err(f) => (f.status, format!("ply web board: {}\n", f.message), "text/plain", None),
     };
     let mut response = Response::from_string(body)
         .with_status_code(status)
         .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"));
+        .with_header(header("Cache-Control", "no-store"))
+        // Not framed by other pages, not sniffed as another type, and the token in the
+        // page's address is never sent on as a referrer.
+        .with_header(header("X-Frame-Options", "DENY"))
+        .with_header(header("Content-Security-Policy", "frame-ancestors 'none'"))
+        .with_header(header("X-Content-Type-Options", "nosniff"))
+        .with_header(header("Referrer-Policy", "no-referrer"));
     if let Some(d) = disposition {
         response = response.with_header(header("Content-Disposition", &d));
+    }
+    if let Some(cookie) = cookie {
+        response = response.with_header(header("Set-Cookie", cookie));
     }
     // A client that went away is no concern of the server's.
     let _ = request.respond(response);
@@ -490,12 +635,11 @@ mod tests {
 
     #[test]
     fn fields_are_checked() {
-        let body = json!({"index": -1, "engine": 5, "seat": 1});
+        let body = json!({"index": -1, "engine": 5, "seat": 1, "job": "x"});
         assert!(optional_usize(&body, "index").is_err());
         assert_eq!(optional_usize(&body, "seat").unwrap(), Some(1));
         assert_eq!(optional_usize(&body, "none").unwrap(), None);
-        assert!(optional_spec(&body, "engine").is_err());
-        assert!(seat_of(&json!("nonsense:x=1")).is_err());
-        assert_eq!(seat_of(&Json::Null).unwrap(), Seat::Human);
+        assert!(optional_u64(&body, "job").is_err());
+        assert_eq!(optional_u64(&body, "seat").unwrap(), Some(1));
     }
 }

@@ -13,6 +13,7 @@ const ply = {
   shown: null, // the view drawn: the latest, or an earlier position of the move list
   selected: null, // the cell clicked first
   flipped: false, paused: false, busy: false, hint: null, events: null,
+  jobs: 0, job: null, // the last job id given out, and the running job's (stop names it)
 };
 window.ply = ply; // for the browser tests and the console
 
@@ -299,6 +300,17 @@ function drawPasses(v, current) {
   });
 }
 
+// A job of the engines (a move, a hint, an analysis) with an id of its own, so that the
+// stop button stops this job, even when its click reaches the server first.
+async function job(path, body) {
+  ply.job = ++ply.jobs;
+  try {
+    return await api(path, { ...body, job: ply.job });
+  } finally {
+    ply.job = null;
+  }
+}
+
 async function act(path, body) {
   fail(null);
   try {
@@ -327,7 +339,7 @@ async function next() {
   ply.busy = true;
   say(v.names[v.to_move] + " is thinking...");
   try {
-    const data = await api("/api/engine", {});
+    const data = await job("/api/engine", {});
     ply.busy = false;
     show(data.view);
   } catch (e) {
@@ -351,7 +363,7 @@ async function hint() {
   ply.busy = true;
   say("thinking about a hint...");
   try {
-    const h = await api("/api/hint", {});
+    const h = await job("/api/hint", {});
     ply.hint = h;
     ply.busy = false;
     say(`hint: ${h.move}  score ${h.value.text}  line ${h.pv.join(" ")}`);
@@ -448,9 +460,9 @@ async function analyse() {
   const table = $("analysis");
   table.replaceChildren();
   try {
-    const a = await api("/api/analyse", { engine: $("analysis-engine").value });
+    const a = await job("/api/analyse", { engine: $("analysis-engine").value });
     ply.busy = false;
-    say(`analysed by ${a.spec}`);
+    say(a.stopped ? `analysis stopped after ${a.moves.length} moves (${a.spec})` : `analysed by ${a.spec}`);
     const head = document.createElement("tr");
     head.innerHTML = "<th>#</th><th>played</th><th>score</th><th>best</th><th>score</th>";
     table.appendChild(head);
@@ -485,6 +497,13 @@ function setTheme(theme) {
 
 async function init() {
   const params = new URLSearchParams(location.search);
+  // The token came in the address and is kept as a cookie now: out of the address bar, so
+  // that it is not copied or bookmarked by mistake.
+  if (params.has("token")) {
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+  }
   setTheme(params.get("theme") || localStorage.getItem("ply-theme") || "auto");
   $("theme").addEventListener("change", (e) => setTheme(e.target.value));
   const games = await api("/api/games");
@@ -506,7 +525,7 @@ async function init() {
   $("hint").addEventListener("click", hint);
   $("takeover").addEventListener("click", () =>
     act("/api/seat", { seat: ply.view.to_move, engine: ply.view.helper }));
-  $("stop").addEventListener("click", () => api("/api/stop", {}).catch(fail));
+  $("stop").addEventListener("click", () => api("/api/stop", { job: ply.job }).catch(fail));
   $("pause").addEventListener("click", () => { ply.paused = !ply.paused; draw(); next(); });
   $("first").addEventListener("click", () => goTo(0));
   $("back").addEventListener("click", () => goTo(ply.shown.at - 1));
