@@ -171,5 +171,5 @@ fn main() -> ExitCode {
     // The engine plays from the book of these rules (Deepomatic 8x8 has one) unless told
     // --no-book or given another with --book.
     let kit = entry.kit_for(&game, &cli.options);
-    run_program(&game, &cli.play, entry.info().play_defaults(&cli.options), &kit)
+    run_program(game, &cli.play, entry.info().play_defaults(&cli.options), &kit)
 }

@@ -135,10 +135,10 @@ pub fn checkers_jsonl_codec() -> JsonlCodec<EnglishCheckers> {
         },
         parse_path: |game, state, path| {
             seed::find_move(game, state, path)
-                .ok_or_else(|| ToolError::Invalid(format!("illegal move {path:?}")))
+                .ok_or_else(|| ToolError::Input(format!("illegal move {path:?}")))
         },
         read_board: |game, board, color| {
-            seed::parse_board(board, color, game.rules()).map_err(ToolError::invalid)
+            seed::parse_board(board, color, game.rules()).map_err(ToolError::input)
         },
         legal_paths: |game, state| Ok(seed::legal_paths(game, state)),
         other_boards: Some(OtherBoards {
@@ -148,7 +148,7 @@ pub fn checkers_jsonl_codec() -> JsonlCodec<EnglishCheckers> {
                 }
                 seed::allowed_moves_with(game.rules(), board, color)
                     .map(Some)
-                    .map_err(ToolError::invalid)
+                    .map_err(ToolError::input)
             },
             play: |game, board, color, budget| {
                 if !seed::is_split(board, color, game.rules()) {
@@ -156,7 +156,7 @@ pub fn checkers_jsonl_codec() -> JsonlCodec<EnglishCheckers> {
                 }
                 seed::play_budget(game.rules(), board, color, budget)
                     .map(Some)
-                    .map_err(ToolError::failed)
+                    .map_err(ToolError::internal)
             },
         }),
     }
@@ -168,9 +168,9 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
     HubCodec {
         variant: "normal",
         position: |_, s| hub::format_position(s),
-        parse_position: |_, t| hub::parse_position(t).map_err(ToolError::invalid),
+        parse_position: |_, t| hub::parse_position(t).map_err(ToolError::input),
         format_move: |_, m| hub::format_hub_move(m),
-        parse_move: |g, s, t| hub::parse_hub_move(g, s, t).map_err(ToolError::invalid),
+        parse_move: |g, s, t| hub::parse_hub_move(g, s, t).map_err(ToolError::input),
     }
 }
 
@@ -188,7 +188,7 @@ pub fn draughts_hub_codec() -> HubCodec<InternationalDraughts> {
 pub fn draughts_dxp_codec() -> DxpCodec<InternationalDraughts> {
     DxpCodec {
         position: |_, s| ply_draughts::dxp::format_position(s),
-        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(ToolError::invalid),
+        parse_position: |_, t| ply_draughts::dxp::parse_position(t).map_err(ToolError::input),
         move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }
 }
@@ -235,10 +235,10 @@ pub fn reversi() -> GameEntry<Reversi> {
 /// ```
 pub fn reversi_nboard_codec() -> NBoardCodec<Reversi> {
     NBoardCodec {
-        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
-        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::input),
+        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::input),
         format_move: ply_reversi::nboard::format_move,
-        parse_move: |g, s, t| ply::Notation::parse_move(g, s, t).map_err(ToolError::invalid),
+        parse_move: |g, s, t| ply::Notation::parse_move(g, s, t).map_err(ToolError::input),
     }
 }
 

@@ -31,7 +31,7 @@ use crate::game::{Game, Player, Solved, SolverBudget};
 mod linear;
 pub mod net;
 
-pub use linear::{Features, LinearEval, Weights};
+pub use linear::{Features, LinearEval, Weights, WeightsError};
 
 /// A heuristic evaluation of `G`'s positions.
 ///

@@ -21,15 +21,17 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Why a named file could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileError {
     /// The operating system's reason: no such file, no permission, a read error.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {message}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The reason.
-        source: std::io::Error,
+        /// What kind of failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
     },
     /// A directory, device, FIFO or socket where a file was expected.
     #[error("{} is not a regular file ({kind})", path.display())]
@@ -60,10 +62,9 @@ impl FileError {
     }
 }
 
-impl PartialEq for FileError {
-    /// Errors are equal when they say the same thing about the same file.
-    fn eq(&self, other: &FileError) -> bool {
-        self.to_string() == other.to_string()
+impl FileError {
+    fn io(path: &Path, e: std::io::Error) -> FileError {
+        FileError::Io { path: path.to_path_buf(), kind: e.kind(), message: e.to_string() }
     }
 }
 
@@ -73,7 +74,7 @@ impl PartialEq for FileError {
 /// [`FileError::Io`] if it cannot be opened, [`FileError::NotAFile`] if it is a directory,
 /// a device, a FIFO or a socket.
 pub fn open_regular(path: &Path) -> Result<File, FileError> {
-    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let io = |e| FileError::io(path, e);
     // The type is asked of the path before opening: opening a FIFO for reading would wait
     // for a writer.
     let kind = std::fs::metadata(path).map_err(io)?.file_type();
@@ -95,7 +96,7 @@ pub fn open_regular(path: &Path) -> Result<File, FileError> {
 /// As [`open_regular`], a read error, or [`FileError::TooLarge`].
 pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
     let file = open_regular(path)?;
-    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let io = |e| FileError::io(path, e);
     let too_large = || FileError::TooLarge { path: path.to_path_buf(), max };
     let size = file.metadata().map_err(io)?.len();
     if size > max {

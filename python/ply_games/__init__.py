@@ -19,7 +19,19 @@ Two APIs over the same Rust engines:
 Games are loaded by their registry names (``ply_games.games()``) with the command line's
 options as keyword arguments. States are immutable: ``Game.apply`` returns a new state.
 Moves are notation strings (``"11-15"``); ``apply`` also takes an index into
-``legal_moves(state)``. Bad input raises ``ValueError`` with the tools' messages.
+``legal_moves(state)``.
+
+A game in play, as the terminal and the web board have it, is a ``Session``::
+
+      session = game.session(seats=[None, "alphabeta:depth=6"])
+      session.play("11-15")
+      report = session.engine_move(progress=print)   # live search info while it thinks
+      session.undo(); session.hint(); session.analyse()
+      open("game.pdn", "w").write(session.save()["text"])
+
+Errors are the classes of ``ply_games.errors`` (``SpecError``, ``GameOptionError``,
+``InputError``, ``FileError``, ``EngineError``, ``InternalError``), each a ``ply_games.Error``
+and a ``ValueError``, ``OSError`` or ``RuntimeError``, with the tools' messages.
 """
 
 try:
@@ -37,10 +49,20 @@ from ply_games._native import (
     TERMINAL,
     Game,
     SearchResult,
+    Session,
     State,
     __version__,
 )
 from ply_games import checkers
+from ply_games.errors import (
+    EngineError,
+    Error,
+    FileError,
+    GameOptionError,
+    InputError,
+    InternalError,
+    SpecError,
+)
 
 __all__ = [
     "AGENTS",
@@ -49,7 +71,15 @@ __all__ = [
     "TERMINAL",
     "Game",
     "SearchResult",
+    "Session",
     "State",
+    "Error",
+    "GameOptionError",
+    "SpecError",
+    "InputError",
+    "FileError",
+    "EngineError",
+    "InternalError",
     "checkers",
     "divide",
     "games",

@@ -4,21 +4,79 @@
 //! `ply_games/checkers.py`) re-exports these with keyword-argument front ends.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ply_tools::error::ErrorKind;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use crate::games::{self, DynGame, GameOptions};
+use crate::games::{self, DynGame, DynSession, GameOptions, Monitor};
 use crate::{checkers, guard, Error};
 
+/// The Python exception of `e`: the class of `ply_games.errors` its kind names (each a
+/// `ValueError`, `OSError` or `RuntimeError` too), or the built-in class where that module
+/// cannot be imported.
 fn py_err(e: Error) -> PyErr {
-    match e {
-        Error::Value(m) => PyValueError::new_err(m),
-        Error::Runtime(m) => PyRuntimeError::new_err(m),
-    }
+    let class = match e.kind() {
+        ErrorKind::GameOption => "GameOptionError",
+        ErrorKind::Spec => "SpecError",
+        ErrorKind::File => "FileError",
+        ErrorKind::Engine => "EngineError",
+        ErrorKind::Input => "InputError",
+        ErrorKind::Internal => "InternalError",
+    };
+    let message = e.to_string();
+    Python::attach(|py| {
+        let found = py
+            .import("ply_games.errors")
+            .and_then(|m| m.getattr(class))
+            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
+        match found {
+            Ok(class) => PyErr::from_type(class, message),
+            Err(_) => match e.kind() {
+                ErrorKind::Engine | ErrorKind::Internal => PyRuntimeError::new_err(message),
+                _ => PyValueError::new_err(message),
+            },
+        }
+    })
+}
+
+/// A JSON value as the Python object it reads as (dicts, lists, str, int, float, bool, None).
+fn to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    Ok(match value {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        J::String(text) => PyString::new(py, text).into_any(),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        J::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_py(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// A view of ply's (plain data) as a Python dict.
+fn view_to_py<'py>(py: Python<'py>, view: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(view)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: {e}")))?;
+    to_py(py, &value)
 }
 
 /// Runs `f` under [`guard`] and turns its error into a Python exception.
@@ -49,7 +107,7 @@ fn interruptible<T: Send>(
             }
             let result = searching
                 .join()
-                .unwrap_or_else(|_| Err(Error::Runtime("the search thread panicked".to_string())));
+                .unwrap_or_else(|_| Err(Error::Internal("the search thread panicked".to_string())));
             (result, interrupted)
         })
     });
@@ -273,6 +331,20 @@ impl PyGame {
         run(|| self.inner.render(&state.get().state))
     }
 
+    /// A game in play (ply_games.Game.session): `seats` has an entry per seat, None for a
+    /// person or an agent spec ("alphabeta:depth=4"); no seats is a person in the first seat
+    /// and the game's engine in the others. Engines are seeded from `seed` (the clock's by
+    /// default).
+    #[pyo3(signature = (seats = Vec::new(), seed = None))]
+    fn session(&self, seats: Vec<Option<String>>, seed: Option<u64>) -> PyResult<PySession> {
+        let session = run(|| games::session(&self.inner, &seats, seed))?;
+        Ok(PySession {
+            monitor: session.monitor(),
+            session: Mutex::new(session),
+            game: self.inner.clone(),
+        })
+    }
+
     /// This game (games are immutable, so a clone is the same game).
     fn clone(&self) -> PyGame {
         PyGame { inner: self.inner.clone() }
@@ -398,6 +470,204 @@ impl PyState {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.state.game_key(), text).hash(&mut h);
         Ok(h.finish())
+    }
+}
+
+/// A game in play: moves, engine moves, hints, undo and redo, analyses, saved games.
+/// Every answer is a dict (the web board's JSON shapes, docs/web.md).
+#[pyclass(frozen, name = "Session", module = "ply_games")]
+struct PySession {
+    session: Mutex<Box<dyn DynSession>>,
+    monitor: Monitor,
+    game: Arc<dyn DynGame>,
+}
+
+impl PySession {
+    /// Runs `work` on the session with the GIL released, on a thread of its own, while this
+    /// thread looks every 100 ms at Python's signals (Ctrl-C stops the job and raises
+    /// KeyboardInterrupt) and, given `progress`, calls it with what the search shows
+    /// (`{"thinking": ..., "status": ...}`) whenever that changes.
+    fn job<T: Send>(
+        &self,
+        py: Python<'_>,
+        progress: Option<&Bound<'_, PyAny>>,
+        work: impl FnOnce(&mut dyn DynSession) -> crate::Result<T> + Send,
+    ) -> PyResult<T> {
+        let monitor = self.monitor.clone();
+        monitor.handle().begin(false);
+        let progress = progress.map(|p| p.clone().unbind());
+        let (result, failed) = py.detach(|| {
+            std::thread::scope(|scope| {
+                let working = scope.spawn(|| {
+                    guard(|| {
+                        let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
+                        work(&mut **session)
+                    })
+                });
+                let mut failed: Option<PyErr> = None;
+                let mut last = String::new();
+                while !working.is_finished() {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if failed.is_some() {
+                        continue;
+                    }
+                    let live = monitor.snapshot();
+                    let text = serde_json::to_string(&live).unwrap_or_default();
+                    let called = Python::attach(|py| -> PyResult<()> {
+                        py.check_signals()?;
+                        if let Some(callback) = progress.as_ref().filter(|_| text != last) {
+                            callback.call1(py, (view_to_py(py, &live)?,))?;
+                        }
+                        Ok(())
+                    });
+                    last = text;
+                    if let Err(e) = called {
+                        monitor.stop();
+                        failed = Some(e);
+                    }
+                }
+                let result = working.join().unwrap_or_else(|_| {
+                    Err(Error::Internal("the session's thread panicked".into()))
+                });
+                (result, failed)
+            })
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => result.map_err(py_err),
+        }
+    }
+
+    /// The session, for a quick call.
+    fn quick<T>(&self, work: impl FnOnce(&mut dyn DynSession) -> crate::Result<T>) -> PyResult<T> {
+        run(|| {
+            let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
+            work(&mut **session)
+        })
+    }
+}
+
+#[pymethods]
+impl PySession {
+    /// The game this session plays.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame { inner: self.game.clone() }
+    }
+
+    /// The game as a dict: the position after `at` moves (the last by default), its diagram,
+    /// the moves so far, the legal moves with their cells, the seats and the result.
+    #[pyo3(signature = (at = None))]
+    fn view<'py>(&self, py: Python<'py>, at: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.quick(|s| s.view(at))?;
+        view_to_py(py, &view)
+    }
+
+    /// Plays `move`: its notation, or its index in the view's legal moves.
+    #[pyo3(signature = (r#move))]
+    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        if r#move.is_instance_of::<PyString>() {
+            let text: String = r#move.extract()?;
+            return self.quick(|s| s.play_text(&text));
+        }
+        if r#move.is_instance_of::<pyo3::types::PyInt>() {
+            let index: i64 = r#move.extract()?;
+            let index = usize::try_from(index).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "move index {index} out of range: it cannot be negative"
+                ))
+            })?;
+            return self.quick(|s| s.play_index(index));
+        }
+        Err(PyTypeError::new_err("a move is a str (notation) or an int (an index in legal)"))
+    }
+
+    /// The engine of the seat to move plays; its search report as a dict. `progress` is
+    /// called with what the search shows while it runs.
+    #[pyo3(signature = (progress = None))]
+    fn engine_move<'py>(
+        &self,
+        py: Python<'py>,
+        progress: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.job(py, progress, |s| s.engine_move())?;
+        view_to_py(py, &report)
+    }
+
+    /// The move the seat's helper engine suggests, with its report (and `index` in legal).
+    #[pyo3(signature = (progress = None))]
+    fn hint<'py>(
+        &self,
+        py: Python<'py>,
+        progress: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let report = self.job(py, progress, |s| s.hint())?;
+        view_to_py(py, &report)
+    }
+
+    /// Each move's value beside the best move's, by `engine` (an agent spec; the game's
+    /// engine by default). `progress` is called as it goes; Ctrl-C ends it with the moves
+    /// analysed so far (`"stopped": True`).
+    #[pyo3(signature = (engine = None, progress = None))]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        engine: Option<String>,
+        progress: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let spec = match engine {
+            Some(text) => run(|| text.parse::<ply_tools::spec::AgentSpec>().map_err(Error::from))?,
+            None => self.game.default_engine().clone(),
+        };
+        let analysis = self.job(py, progress, |s| s.analyse(&spec))?;
+        view_to_py(py, &analysis)
+    }
+
+    /// Takes back to the last move a person chose: whether anything was taken back.
+    fn undo(&self) -> PyResult<bool> {
+        self.quick(|s| Ok(s.undo()))
+    }
+
+    /// Plays again what undo took back: whether anything was.
+    fn redo(&self) -> PyResult<bool> {
+        self.quick(|s| Ok(s.redo()))
+    }
+
+    /// Back to the start position.
+    fn new_game(&self) -> PyResult<()> {
+        self.quick(|s| {
+            s.new_game();
+            Ok(())
+        })
+    }
+
+    /// Back to the first `plies` moves: how many were taken back.
+    fn take_back_to(&self, plies: usize) -> PyResult<usize> {
+        self.quick(|s| Ok(s.take_back_to(plies)))
+    }
+
+    /// Seats `seat` (from 0) with a person (`engine=None`) or an engine spec.
+    #[pyo3(signature = (seat, engine = None))]
+    fn set_seat(&self, seat: usize, engine: Option<String>) -> PyResult<()> {
+        self.quick(|s| {
+            let spec = engine.map(|t| t.parse::<ply_tools::spec::AgentSpec>()).transpose()?;
+            s.set_seat(seat, spec)
+        })
+    }
+
+    /// Continues the game in `text` (PDN, GGF or ply's text): the number of moves read.
+    fn load(&self, text: &str) -> PyResult<usize> {
+        self.quick(|s| s.load(text))
+    }
+
+    /// The game in its record format: `{"text": ..., "extension": "pdn" | "ggf" | "txt"}`.
+    fn save<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let saved = self.quick(|s| Ok(s.save()))?;
+        view_to_py(py, &saved)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<ply_games.Session of {}>", self.game.key())
     }
 }
 
@@ -599,6 +869,7 @@ fn add_items(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<PySearchResult>()?;
+    m.add_class::<PySession>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;

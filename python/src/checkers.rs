@@ -41,33 +41,33 @@ pub const DEFAULT_TIME: Duration = crate::games::DEFAULT_SEARCH_TIME;
 /// Reads a rule-set name, `deepomatic` or `standard` (any case).
 ///
 /// # Errors
-/// [`Error::Value`] with the ruleset's message for any other name.
+/// [`Error::Input`] with the ruleset's message for any other name.
 pub fn parse_rules(rules: &str) -> Result<Rules> {
-    rules.parse().map_err(Error::value)
+    rules.parse().map_err(Error::input)
 }
 
 /// Reads the colour argument as the JSON mode does: one character (`b`, `w`, or their
 /// capitals; the board reader refuses any other character with its own message).
 ///
 /// # Errors
-/// [`Error::Value`] for a string that is not one character, with the JSON mode's message.
+/// [`Error::Input`] for a string that is not one character, with the JSON mode's message.
 pub fn parse_color(color: &str) -> Result<char> {
     let mut chars = color.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(Error::Value(format!("unknown colour {color:?}: expected \"b\" or \"w\""))),
+        _ => Err(Error::Input(format!("unknown colour {color:?}: expected \"b\" or \"w\""))),
     }
 }
 
 /// A time limit in seconds as a [`Duration`].
 ///
 /// # Errors
-/// [`Error::Value`] unless `seconds` is a finite number above zero.
+/// [`Error::Input`] unless `seconds` is a finite number above zero.
 pub fn parse_seconds(seconds: f64) -> Result<Duration> {
     match Duration::try_from_secs_f64(seconds) {
         Ok(d) if !d.is_zero() => Ok(d),
         _ => {
-            Err(Error::Value(format!("bad time {seconds}: expected a positive number of seconds")))
+            Err(Error::Input(format!("bad time {seconds}: expected a positive number of seconds")))
         }
     }
 }
@@ -75,10 +75,10 @@ pub fn parse_seconds(seconds: f64) -> Result<Duration> {
 /// A depth limit in plies.
 ///
 /// # Errors
-/// [`Error::Value`] unless `depth` is from 1 to `u32::MAX`.
+/// [`Error::Input`] unless `depth` is from 1 to `u32::MAX`.
 pub fn parse_depth(depth: i64) -> Result<u32> {
     u32::try_from(depth).ok().filter(|&d| d > 0).ok_or_else(|| {
-        Error::Value(format!("bad depth {depth}: expected a positive number of plies"))
+        Error::Input(format!("bad depth {depth}: expected a positive number of plies"))
     })
 }
 
@@ -86,13 +86,13 @@ pub fn parse_depth(depth: i64) -> Result<u32> {
 /// ([`seed::allowed_moves_with`]).
 ///
 /// # Errors
-/// [`Error::Value`] with the JSON mode's message for an unknown rule set or colour, a board
+/// [`Error::Input`] with the JSON mode's message for an unknown rule set or colour, a board
 /// of an unsupported size, rows of the wrong length, an unknown character, or a man on its
 /// crowning row.
 pub fn allowed_moves<S: AsRef<str>>(board: &[S], color: &str, rules: &str) -> Result<Vec<Path>> {
     let rules = parse_rules(rules)?;
     let color = parse_color(color)?;
-    seed::allowed_moves_with(rules, board, color).map_err(Error::value)
+    seed::allowed_moves_with(rules, board, color).map_err(Error::input)
 }
 
 /// The board after `color` plays `mv` (one of [`allowed_moves`]) under `rules`
@@ -108,7 +108,7 @@ pub fn apply_move<S: AsRef<str>>(
 ) -> Result<Vec<String>> {
     let rules = parse_rules(rules)?;
     let color = parse_color(color)?;
-    seed::apply_move_with(rules, board, color, mv).map_err(Error::value)
+    seed::apply_move_with(rules, board, color, mv).map_err(Error::input)
 }
 
 /// The engine's move for `color` on `board` under `rules`: alpha-beta for at most `time`
@@ -153,7 +153,7 @@ pub fn play_until<S: AsRef<str>>(
         budget.time = time;
     }
     let budget = budget.with_stop(stop.clone());
-    seed::play_budget(rules, board, color, &budget).map_err(Error::value)
+    seed::play_budget(rules, board, color, &budget).map_err(Error::input)
 }
 
 #[cfg(test)]
@@ -256,11 +256,11 @@ mod tests {
         assert_eq!(e.to_string(), "unknown rules \"turkish\": expected deepomatic or standard");
         for t in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             let e = play(&EXAMPLE_2, "w", "deepomatic", Some(t), None).unwrap_err();
-            assert!(matches!(&e, Error::Value(m) if m.starts_with("bad time")), "{t}: {e}");
+            assert!(matches!(&e, Error::Input(m) if m.starts_with("bad time")), "{t}: {e}");
         }
         for d in [0, -3, i64::MAX] {
             let e = play(&EXAMPLE_2, "w", "deepomatic", None, Some(d)).unwrap_err();
-            assert!(matches!(&e, Error::Value(m) if m.starts_with("bad depth")), "{d}: {e}");
+            assert!(matches!(&e, Error::Input(m) if m.starts_with("bad depth")), "{d}: {e}");
         }
     }
 

@@ -23,10 +23,12 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use ply_tools::play::Seat;
 use ply_tools::registry::Registry;
 use ply_tools::spec::{format_duration, AgentSpec};
 
-pub use ply_tools::dynamic::{CallError, DynGame, SearchResult, State, TERMINAL};
+pub use ply_tools::dynamic::view;
+pub use ply_tools::dynamic::{DynGame, DynSession, Monitor, SearchResult, State, TERMINAL};
 pub use ply_tools::registry::GameOptions;
 
 use crate::checkers::parse_seconds;
@@ -49,11 +51,11 @@ fn registry() -> &'static Registry {
 /// starts, before any other call.
 ///
 /// # Errors
-/// [`Error::Runtime`] if the package already serves a registry (this one or the bundled
+/// [`Error::Internal`] if the package already serves a registry (this one or the bundled
 /// one, after any call that loads a game).
 pub fn use_registry(registry: Registry) -> Result<()> {
     REGISTRY.set(registry).map_err(|_| {
-        Error::Runtime("the package already serves its games: give the registry first".into())
+        Error::Internal("the package already serves its games: give the registry first".into())
     })
 }
 
@@ -66,7 +68,7 @@ pub fn names() -> Vec<String> {
 /// `--players`, `--variant KEY=VALUE`).
 ///
 /// # Errors
-/// [`Error::Value`] with the registry's message for an unknown game, an option the game does
+/// [`Error::Game`] with the registry's message for an unknown game, an option the game does
 /// not take, or a value it refuses.
 pub fn load(name: &str, options: &GameOptions) -> Result<Arc<dyn DynGame>> {
     load_from(registry(), name, options)
@@ -81,7 +83,7 @@ pub fn load_from(
     name: &str,
     options: &GameOptions,
 ) -> Result<Arc<dyn DynGame>> {
-    registry.get(name).map_err(Error::value)?.load(options).map_err(Error::value)
+    registry.get(name)?.load(options)
 }
 
 /// The agent spec for `algorithm` (a name such as `alphabeta`, or a whole spec such as
@@ -100,7 +102,7 @@ pub fn load_from(
 /// ```
 ///
 /// # Errors
-/// [`Error::Value`] with the spec parser's message for an unknown agent, option or value;
+/// [`Error::Spec`] with the spec parser's message for an unknown agent, option or value;
 /// a time that is not a positive number of seconds.
 pub fn agent_spec(
     algorithm: &str,
@@ -129,13 +131,54 @@ pub fn agent_spec(
     items.extend(cmd);
     let text =
         if items.is_empty() { name.to_string() } else { format!("{name}:{}", items.join(",")) };
-    let mut spec: AgentSpec = text.parse().map_err(Error::value)?;
+    let mut spec: AgentSpec = text.parse()?;
     let unlimited =
         spec.depth.is_none() && spec.time.is_none() && spec.nodes.is_none() && spec.iters.is_none();
     if unlimited && spec.algorithm.accepts("time") {
         spec.time = Some(DEFAULT_SEARCH_TIME);
     }
     Ok(spec)
+}
+
+/// A game in play of `game` (`Game.session()` in Python): `seats` has one entry per seat,
+/// `None` for a person or an agent spec (`alphabeta:depth=4`); no seats is a person in the
+/// first seat and the game's engine in the others. Engines are seeded from `seed` (the
+/// clock's when `None`).
+///
+/// ```
+/// let game = ply_games::games::load("tictactoe", &Default::default())?;
+/// let mut session = ply_games::games::session(&game, &[None, Some("alphabeta:depth=9".into())], Some(1))?;
+/// session.play_text("b2")?;
+/// let report = session.engine_move()?;
+/// assert_eq!(session.view(None)?.moves.len(), 2);
+/// assert!(!report.best.is_empty());
+/// # Ok::<(), ply_games::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Spec`] for a spec that does not parse or build for this game, [`Error::Input`]
+/// for a wrong number of seats.
+pub fn session(
+    game: &Arc<dyn DynGame>,
+    seats: &[Option<String>],
+    seed: Option<u64>,
+) -> Result<Box<dyn DynSession>> {
+    let seats = match seats.is_empty() {
+        true => (0..game.num_players())
+            .map(|i| match i {
+                0 => Seat::Human,
+                _ => Seat::Engine(game.default_engine().clone()),
+            })
+            .collect(),
+        false => seats
+            .iter()
+            .map(|seat| match seat {
+                None => Ok(Seat::Human),
+                Some(text) => Ok(Seat::Engine(text.parse::<AgentSpec>()?)),
+            })
+            .collect::<Result<Vec<Seat>>>()?,
+    };
+    game.session(seats, seed.unwrap_or_else(clock_seed), None)
 }
 
 /// A seed for agents that are given none: the clock's nanoseconds.
@@ -226,6 +269,46 @@ mod tests {
         }
     }
 
+    /// A session plays, undoes, hints, analyses and saves, every game through the same calls.
+    #[test]
+    fn sessions_play_every_game() {
+        for name in names() {
+            let game = load(&name, &GameOptions::default()).unwrap();
+            let players = game.num_players();
+            let mut seats = vec![None; players];
+            seats[1] = Some("random:seed=4".to_string());
+            let mut s = session(&game, &seats, Some(3)).unwrap();
+            // The person plays until the engine's seat is to move (Kalah's extra turns).
+            while s.view(None).unwrap().to_move == Some(0) {
+                s.play_index(0).unwrap();
+            }
+            let before = s.view(None).unwrap().moves.len();
+            let report = s.engine_move().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(s.view(None).unwrap().moves[before].text, report.best, "{name}");
+            assert!(s.undo(), "{name}");
+            assert!(s.view(None).unwrap().moves.len() < before, "{name}");
+            assert!(s.redo(), "{name}");
+            let played = s.view(None).unwrap().moves.len();
+            let saved = s.save();
+            s.new_game();
+            assert_eq!(s.load(&saved.text).unwrap(), played, "{name}");
+            let analysis = s.analyse(&"random:seed=1".parse().unwrap()).unwrap();
+            assert_eq!((analysis.moves.len(), analysis.stopped), (played, false), "{name}");
+            if s.view(None).unwrap().result.is_none() {
+                assert!(s.hint().is_ok(), "{name}");
+            }
+        }
+        let game = load("tictactoe", &GameOptions::default()).unwrap();
+        let e = session(&game, &[None], None).err().unwrap();
+        assert_eq!(e.kind(), ply_tools::error::ErrorKind::Input);
+        let e = session(&game, &[None, Some("nonsense".into())], None).err().unwrap();
+        assert_eq!(e.kind(), ply_tools::error::ErrorKind::Spec);
+        let mut s = session(&game, &[], None).unwrap();
+        assert!(s.view(None).unwrap().seats[1].is_some(), "the game's engine in the other seat");
+        assert!(s.play_text("z9").is_err());
+        assert!(s.engine_move().is_err(), "a person is to move");
+    }
+
     #[test]
     fn states_stay_with_their_game() {
         let eight = load("english-checkers", &GameOptions::default()).unwrap();
@@ -249,12 +332,12 @@ mod tests {
         assert!(e.to_string().contains("does not take --size"), "{e}");
         let game = load("english-checkers", &GameOptions::default()).unwrap();
         let s = game.initial_state();
-        assert!(matches!(game.apply(&s, "11-16x"), Err(CallError::Invalid(_))));
-        assert!(matches!(game.apply(&s, "22-18"), Err(CallError::Invalid(_))));
-        assert!(matches!(game.apply_index(&s, 7), Err(CallError::Invalid(_))));
-        assert!(matches!(game.parse_state("X:W1"), Err(CallError::Invalid(_))));
-        assert!(matches!(game.evaluate(&s, 2), Err(CallError::Invalid(_))));
-        assert!(matches!(game.divide(&s, 0), Err(CallError::Invalid(_))));
+        assert!(matches!(game.apply(&s, "11-16x"), Err(Error::Input(_))));
+        assert!(matches!(game.apply(&s, "22-18"), Err(Error::Input(_))));
+        assert!(matches!(game.apply_index(&s, 7), Err(Error::Input(_))));
+        assert!(matches!(game.parse_state("X:W1"), Err(Error::Input(_))));
+        assert!(matches!(game.evaluate(&s, 2), Err(Error::Input(_))));
+        assert!(matches!(game.divide(&s, 0), Err(Error::Input(_))));
     }
 
     /// Searches use the opening book of the rules asked: the Deepomatic rules have one, the
@@ -301,7 +384,7 @@ mod tests {
         heaps.search(&heaps.initial_state(), &spec, 0).unwrap();
         let spec = agent_spec("alphabeta", &[("depth".into(), "2".into())], None).unwrap();
         let e = heaps.search(&heaps.initial_state(), &spec, 0).unwrap_err();
-        assert!(matches!(e, CallError::Invalid(_)), "{e}");
+        assert!(matches!(e, Error::Input(_)), "{e}");
     }
 
     #[test]

@@ -14,8 +14,9 @@
 //!
 //! Everything here is plain Rust, tested by `cargo test`; the Python module itself (feature
 //! `python`, built by maturin from `pyproject.toml`) is a thin layer of pyo3 wrappers over
-//! these functions. Errors are an [`Error`] that says which Python exception they become,
-//! and [`guard`] turns a panic into an error, so nothing unwinds into the interpreter.
+//! these functions. Errors are the tools' [`Error`], whose kind says which Python exception
+//! it becomes, and [`guard`] turns a panic into an error, so nothing unwinds into the
+//! interpreter.
 //!
 //! ```
 //! use ply_games::{checkers, games};
@@ -36,7 +37,6 @@
 //! - `python`: the extension module `ply_games._native` (adds pyo3). Off by default, so the
 //!   Rust workspace builds and tests without Python; `pip install ./python` turns it on.
 
-use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub mod checkers;
@@ -45,52 +45,16 @@ pub mod games;
 #[cfg(feature = "python")]
 pub mod bindings;
 
-/// Why a call failed, and the Python exception it becomes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// Bad input from the caller (a malformed board, an unknown game, a bad option, an
-    /// illegal move): `ValueError`.
-    Value(String),
-    /// A failure that is not the input's fault (an external engine that died, an internal
-    /// error): `RuntimeError`.
-    Runtime(String),
-}
-
-impl Error {
-    /// A [`Error::Value`] with the text of `e`.
-    pub fn value(e: impl fmt::Display) -> Error {
-        Error::Value(e.to_string())
-    }
-
-    /// The message, without the kind.
-    pub fn message(&self) -> &str {
-        match self {
-            Error::Value(m) | Error::Runtime(m) => m,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<ply_tools::dynamic::CallError> for Error {
-    fn from(e: ply_tools::dynamic::CallError) -> Error {
-        match e {
-            ply_tools::dynamic::CallError::Invalid(m) => Error::Value(m),
-            ply_tools::dynamic::CallError::Failed(m) => Error::Runtime(m),
-        }
-    }
-}
+/// Why a call failed: the tools' one error, whose [`ErrorKind`](ply_tools::error::ErrorKind)
+/// says which Python exception it becomes (`ply_games.SpecError`, `GameOptionError`,
+/// `InputError` and the others of `ply_games.errors`; those of bad input are also
+/// `ValueError`s, the others `OSError` or `RuntimeError`).
+pub use ply_tools::error::ToolError as Error;
 
 /// The result of every function of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Runs `f`, turning a panic into an [`Error::Runtime`], so that a bug in a ruleset becomes a
+/// Runs `f`, turning a panic into an [`Error::Internal`], so that a bug in a ruleset becomes a
 /// Python exception instead of unwinding into the interpreter.
 ///
 /// ```
@@ -104,6 +68,6 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
-        Err(Error::Runtime(format!("internal error in ply (please report it): {what}")))
+        Err(Error::Internal(format!("internal error in ply (please report it): {what}")))
     })
 }

@@ -255,7 +255,9 @@ def test_bad_input_raises_value_error_with_the_tools_messages():
     )
     over = game.from_string("W:W:B1")
     assert game.is_terminal(over) and game.returns(over) == [1.0, 0.0]
-    assert message(lambda: ply_games.search(game, over, depth=2)) == "the position has no legal move"
+    assert message(lambda: ply_games.search(game, over, depth=2)) == (
+        "engine alphabeta:depth=2: the position has no legal move"
+    )
     heaps = ply_games.load("three-heaps")
     assert "does not support" in message(
         lambda: ply_games.search(heaps, heaps.new_initial_state(), depth=2)
@@ -408,3 +410,71 @@ def test_ctrl_c_ends_a_search_at_once():
             search()
         timer.join()
         assert time.monotonic() - started < 10
+
+
+def test_sessions_play_undo_hint_analyse_and_save_every_game():
+    for name in ply_games.games():
+        game = ply_games.load(name)
+        seats = [None] * game.num_players()
+        seats[1] = "random:seed=2"
+        session = game.session(seats=seats, seed=5)
+        view = session.view()
+        assert view["to_move"] == 0 and view["moves"] == [], name
+        while session.view()["to_move"] == 0:  # Kalah's extra turns
+            session.play(0)
+        before = len(session.view()["moves"])
+        report = session.engine_move()
+        assert report["move"] == session.view()["moves"][before]["text"], name
+        assert session.undo() and len(session.view()["moves"]) < before, name
+        assert session.redo(), name
+        played = len(session.view()["moves"])
+        saved = session.save()
+        assert saved["extension"] in ("pdn", "ggf", "txt"), name
+        session.new_game()
+        assert session.load(saved["text"]) == played, name
+        analysis = session.analyse("random:seed=1")
+        assert len(analysis["moves"]) == played and analysis["stopped"] is False, name
+        if session.view()["result"] is None:
+            assert session.hint()["index"] is not None, name
+        assert session.take_back_to(1) == played - 1, name
+    session = ply_games.load("tictactoe").session()
+    assert session.view()["seats"][0] is None and session.view()["seats"][1], "a person first"
+    session.play("b2")
+    assert session.view()["moves"][0] == {"text": "b2", "mover": 0}
+
+
+def test_session_progress_is_reported_while_the_engine_thinks():
+    game = ply_games.load("connect-four")
+    session = game.session(seats=[None, "alphabeta:time=600ms"])
+    session.play("4")
+    seen = []
+    report = session.engine_move(progress=seen.append)
+    assert seen, "the callback was called while the engine thought"
+    assert any(s["thinking"] and s["thinking"]["depth"] >= 1 for s in seen), seen
+    assert report["depth"] >= 1
+
+    def fail(_):
+        raise ZeroDivisionError("from the callback")
+
+    with pytest.raises(ZeroDivisionError):
+        session.hint(progress=fail)
+
+
+def test_errors_are_classes_by_kind():
+    from ply_games import errors
+
+    with pytest.raises(ply_games.GameOptionError):
+        ply_games.load("english-checkers", size=7)
+    with pytest.raises(ply_games.SpecError):
+        ply_games.load("tictactoe").session(seats=[None, "nonsense"])
+    session = ply_games.load("tictactoe").session(seats=[None, None])
+    with pytest.raises(ply_games.InputError):
+        session.play("z9")
+    with pytest.raises(ply_games.InputError):
+        session.engine_move()
+    with pytest.raises(ply_games.FileError):
+        session.set_seat(1, "alphabeta:book=/dev/zero")
+    for cls in (errors.GameOptionError, errors.SpecError, errors.InputError):
+        assert issubclass(cls, ValueError) and issubclass(cls, ply_games.Error)
+    assert issubclass(errors.FileError, OSError)
+    assert issubclass(errors.EngineError, RuntimeError)

@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use ply::book::{Book, BookAgent};
-use ply::eval::{Evaluator, Weights};
+use ply::eval::net::NetError;
+use ply::eval::{Evaluator, Weights, WeightsError};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::baseline::{Greedy, RandomAgent};
 use ply::search::mcts::Mcts;
@@ -50,16 +51,57 @@ pub(crate) type AgentBuilder<G> = Arc<
 
 /// Reads a network file's bytes (`tune train`'s) as a network over a game's inputs: the
 /// builder of searches with it, or why the bytes are not such a network.
-pub(crate) type NetOpener<G> = Arc<dyn Fn(&[u8]) -> Result<AgentBuilder<G>, String> + Send + Sync>;
+pub(crate) type NetOpener<G> =
+    Arc<dyn Fn(&[u8]) -> Result<AgentBuilder<G>, NetError> + Send + Sync>;
 
 /// Reads a weights file (`tune fit`'s) as weights of one of a game's feature sets: the
 /// builder of searches with them, or why they do not match that set.
 pub(crate) type WeightsOpener<G> =
-    Arc<dyn Fn(&Weights) -> Result<AgentBuilder<G>, String> + Send + Sync>;
+    Arc<dyn Fn(&Weights) -> Result<AgentBuilder<G>, WeightsError> + Send + Sync>;
 
-/// The network and weights files a kit has read, by spec key and file name, so that a
-/// tournament reads each file once.
-type FileCache<G> = Arc<Mutex<Vec<(&'static str, String, AgentBuilder<G>)>>>;
+/// What a kit has opened, by key (a file's name, a directory), shared by the kit's clones so
+/// that a tournament reads each file once. The lock is held only to look and to insert: a
+/// file is read outside it, so a slow read keeps no other agent waiting (two threads that
+/// open the same key at once may both read it; the first to finish is kept).
+pub(crate) struct Opened<K, V> {
+    entries: Arc<Mutex<Vec<(K, V)>>>,
+}
+
+impl<K, V> Default for Opened<K, V> {
+    fn default() -> Self {
+        Opened { entries: Arc::default() }
+    }
+}
+
+impl<K, V> Clone for Opened<K, V> {
+    fn clone(&self) -> Self {
+        Opened { entries: self.entries.clone() }
+    }
+}
+
+impl<K: PartialEq, V: Clone> Opened<K, V> {
+    /// The value kept for `key`, or the one `open` gives (kept for next time).
+    ///
+    /// # Errors
+    /// What `open` returns; nothing is kept then.
+    pub(crate) fn get_or_open<E>(
+        &self,
+        key: K,
+        open: impl FnOnce() -> Result<V, E>,
+    ) -> Result<V, E> {
+        let lock = || self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, v)) = lock().iter().find(|(k, _)| *k == key) {
+            return Ok(v.clone());
+        }
+        let value = open()?;
+        let mut entries = lock();
+        if let Some((_, v)) = entries.iter().find(|(k, _)| *k == key) {
+            return Ok(v.clone());
+        }
+        entries.push((key, value.clone()));
+        Ok(value)
+    }
+}
 
 /// Builds the client of an external engine through a game's codec for one protocol.
 type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> + Send + Sync>;
@@ -68,15 +110,8 @@ type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> +
 /// ([`crate::egdb::lazy_solver`]).
 pub type EndgameOpener<G> = Arc<dyn Fn(&Path) -> Solver<G> + Send + Sync>;
 
-/// The solvers a kit has opened, by directory, so that every agent shares one copy of the
-/// tables.
-type SolverCache<G> = Arc<Mutex<Vec<(PathBuf, Solver<G>)>>>;
-
 /// Reads the text of a book file as a book of the kit's game.
 pub type BookLoader<G> = Arc<dyn Fn(&str) -> crate::error::ToolResult<Book<G>> + Send + Sync>;
-
-/// The books a kit has read, by file name, so that a tournament reads each file once.
-type BookCache<G> = Arc<Mutex<Vec<(String, Arc<Book<G>>)>>>;
 
 /// Seed salt of the book's choices, apart from the search's own seed.
 const BOOK_SALT: u64 = 0x626f_6f6b;
@@ -97,16 +132,18 @@ pub struct AgentKit<G: Game> {
     pub book: Option<Arc<Book<G>>>,
     /// Reads `book=FILE` files for this game (without one, `book=FILE` is refused).
     pub loader: Option<BookLoader<G>>,
-    cache: BookCache<G>,
+    books: Opened<String, Arc<Book<G>>>,
     /// Opens the game's endgame tables, if it has an index ([`crate::registry::GameEntry::endgame`]): the
     /// searches use them unless their spec says `egdb=off`.
     pub endgame: Option<EndgameOpener<G>>,
-    solvers: SolverCache<G>,
+    /// The endgame tables opened, by directory, so that every agent shares one copy.
+    solvers: Opened<PathBuf, Solver<G>>,
     /// Reads `net=FILE` files as networks of this game (without one, `net=` is refused).
     pub(crate) nets: Option<NetOpener<G>>,
     /// Reads `weights=FILE` files, one reader per feature set the game lists, by its name.
     pub(crate) weights: Vec<(String, WeightsOpener<G>)>,
-    files: FileCache<G>,
+    /// The network and weights files read, by spec key and file name.
+    files: Opened<(&'static str, String), AgentBuilder<G>>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
@@ -117,12 +154,12 @@ impl<G: Game> Default for AgentKit<G> {
             engines: Vec::new(),
             book: None,
             loader: None,
-            cache: Arc::default(),
+            books: Opened::default(),
             endgame: None,
-            solvers: Arc::default(),
+            solvers: Opened::default(),
             nets: None,
             weights: Vec::new(),
-            files: Arc::default(),
+            files: Opened::default(),
         }
     }
 }
@@ -135,7 +172,7 @@ impl<G: Game> Clone for AgentKit<G> {
             engines: self.engines.clone(),
             book: self.book.clone(),
             loader: self.loader.clone(),
-            cache: self.cache.clone(),
+            books: self.books.clone(),
             endgame: self.endgame.clone(),
             solvers: self.solvers.clone(),
             nets: self.nets.clone(),
@@ -149,9 +186,9 @@ impl<G: Game> AgentKit<G> {
     /// Forgets the book files and endgame tables this kit has opened (its clones share them
     /// until then), so that a kit for other rules opens its own.
     pub fn forget_opened(&mut self) {
-        self.cache = Arc::default();
-        self.solvers = Arc::default();
-        self.files = Arc::default();
+        self.books = Opened::default();
+        self.solvers = Opened::default();
+        self.files = Opened::default();
     }
 
     /// The opening book an agent built from `spec` plays from: the file of `book=FILE`
@@ -167,19 +204,17 @@ impl<G: Game> AgentKit<G> {
             None => Ok(None),
             Some(BookChoice::File(path)) => {
                 let fail = |reason: String| SpecError::Book { path: path.clone(), reason };
-                let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some((_, book)) = cache.iter().find(|(p, _)| p == path) {
-                    return Ok(Some(book.clone()));
-                }
                 let loader = self
                     .loader
                     .as_ref()
                     .ok_or_else(|| fail("this program cannot read books of this game".into()))?;
-                let text = crate::files::read_text(Path::new(path), crate::files::MAX_TEXT)
-                    .map_err(|e| fail(e.to_string()))?;
-                let book = Arc::new(loader(&text).map_err(|e| fail(e.to_string()))?);
-                cache.push((path.clone(), book.clone()));
-                Ok(Some(book))
+                let open = || {
+                    let bytes = read_named("book", path, crate::files::MAX_TEXT)?;
+                    let text = String::from_utf8(bytes)
+                        .map_err(|_| fail("the file is not UTF-8 text".into()))?;
+                    Ok(Arc::new(loader(&text).map_err(|e| fail(e.to_string()))?))
+                };
+                self.books.get_or_open(path.clone(), open).map(Some)
             }
         }
     }
@@ -218,12 +253,7 @@ impl<G: Game> AgentKit<G> {
             return Ok(None);
         }
         let Some(dir) = dir else { return Ok(None) };
-        let mut solvers = self.solvers.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, s)) = solvers.iter().find(|(d, _)| *d == dir) {
-            return Ok(Some(s.clone()));
-        }
-        let solver = open(&dir);
-        solvers.push((dir, solver.clone()));
+        let solver = self.solvers.get_or_open(dir.clone(), || Ok::<_, SpecError>(open(&dir)))?;
         Ok(Some(solver))
     }
 
@@ -384,38 +414,39 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
         key: &'static str,
         path: &str,
         spec: &AgentSpec,
-        open: impl FnOnce(&Path) -> Result<AgentBuilder<G>, String>,
+        open: impl FnOnce(&str) -> Result<AgentBuilder<G>, SpecError>,
     ) -> Result<AgentBuilder<G>, SpecError> {
-        let fail =
-            |reason: String| SpecError::EvaluationFile { key, path: path.to_string(), reason };
         if spec.eval.is_some() || (spec.net.is_some() && spec.weights.is_some()) {
-            return Err(fail("a spec takes one of eval=, net= and weights=".into()));
+            let reason = "a spec takes one of eval=, net= and weights=".into();
+            return Err(SpecError::EvaluationFile { key, path: path.to_string(), reason });
         }
-        let mut cache = self.files.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, build)) = cache.iter().find(|(k, p, _)| *k == key && p == path) {
-            return Ok(build.clone());
-        }
-        let build = open(Path::new(path)).map_err(fail)?;
-        cache.push((key, path.to_string(), build.clone()));
-        Ok(build)
+        self.files.get_or_open((key, path.to_string()), || open(path))
     }
 
     /// Reads `net=FILE`: a network over the game's inputs.
-    fn open_net(&self, path: &Path) -> Result<AgentBuilder<G>, String> {
-        let opener = self.nets.as_ref().ok_or("this game has no network inputs")?;
-        opener(
-            &crate::files::read_bytes(path, crate::files::MAX_BINARY).map_err(|e| e.to_string())?,
-        )
+    fn open_net(&self, path: &str) -> Result<AgentBuilder<G>, SpecError> {
+        let fail =
+            |reason: String| SpecError::EvaluationFile { key: "net", path: path.into(), reason };
+        let opener =
+            self.nets.as_ref().ok_or_else(|| fail("this game has no network inputs".into()))?;
+        let bytes = read_named("net", path, crate::files::MAX_BINARY)?;
+        opener(&bytes).map_err(|e| fail(e.to_string()))
     }
 
     /// Reads `weights=FILE`: weights of the first of the game's feature sets they match.
-    fn open_weights(&self, path: &Path) -> Result<AgentBuilder<G>, String> {
+    fn open_weights(&self, path: &str) -> Result<AgentBuilder<G>, SpecError> {
+        let fail = |reason: String| SpecError::EvaluationFile {
+            key: "weights",
+            path: path.into(),
+            reason,
+        };
         if self.weights.is_empty() {
-            return Err("this game lists no evaluation features".into());
+            return Err(fail("this game lists no evaluation features".into()));
         }
+        let bytes = read_named("weights", path, crate::files::MAX_TEXT)?;
         let text =
-            crate::files::read_text(path, crate::files::MAX_TEXT).map_err(|e| e.to_string())?;
-        let weights = Weights::parse(&text)?;
+            String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8 text".into()))?;
+        let weights = Weights::parse(&text).map_err(|e| fail(e.to_string()))?;
         let mut reasons = Vec::new();
         for (name, opener) in &self.weights {
             match opener(&weights) {
@@ -423,8 +454,18 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
                 Err(reason) => reasons.push(format!("not the {name} features: {reason}")),
             }
         }
-        Err(reasons.join("; "))
+        Err(fail(reasons.join("; ")))
     }
+}
+
+/// Reads the file that the spec key `key` names, through the bounded reader.
+///
+/// # Errors
+/// [`SpecError::Unreadable`]: the file cannot be read, is not a regular file, or is larger
+/// than `max`.
+fn read_named(key: &'static str, path: &str, max: u64) -> Result<Vec<u8>, SpecError> {
+    ply::files::read_limited(Path::new(path), max)
+        .map_err(|source| SpecError::Unreadable { key, source })
 }
 
 impl AgentSpec {

@@ -76,7 +76,7 @@ pub fn run<G: Game + Notation>(game: &G, args: &PerftArgs) -> ToolResult<()> {
 fn written<T: Default>(result: io::Result<T>) -> ToolResult<T> {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(T::default()),
-        other => other.map_err(|e| ToolError::failed(format!("stdout: {e}"))),
+        other => other.map_err(|e| ToolError::internal(format!("stdout: {e}"))),
     }
 }
 
@@ -88,8 +88,7 @@ fn run_table<G: Game + Notation>(
     mode: PerftMode,
     out: &mut impl Write,
 ) -> ToolResult<()> {
-    let in_file =
-        |e: &dyn std::fmt::Display| ToolError::invalid(format!("{}: {e}", path.display()));
+    let in_file = |e: &dyn std::fmt::Display| ToolError::input(format!("{}: {e}", path.display()));
     let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
     let table: PerftTable = text.parse().map_err(|e| in_file(&e))?;
     let states: Vec<G::State> = table
@@ -101,7 +100,7 @@ fn run_table<G: Game + Notation>(
     let (checked, differ) = written(check(game, &table, &states, depth, mode, out))?;
     if differ > 0 {
         let what = format!("{differ} of {checked} counts differ from {}", path.display());
-        return Err(ToolError::failed(what));
+        return Err(ToolError::internal(what));
     }
     Ok(())
 }

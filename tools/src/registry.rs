@@ -300,9 +300,8 @@ impl<G: ToolGame> GameEntry<G> {
         let nets: NetsFor<G> = Arc::new(move |game: &G| {
             let inputs = inputs(game);
             Arc::new(move |bytes: &[u8]| {
-                let net = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
-                let eval =
-                    NetEval::new(inputs.clone(), &net, NET_SCALE).map_err(|e| e.to_string())?;
+                let net = Network::from_bytes(bytes)?;
+                let eval = NetEval::new(inputs.clone(), &net, NET_SCALE)?;
                 Ok(AgentKit::evaluator_builder(eval))
             })
         });
@@ -356,25 +355,12 @@ pub trait RegisteredGame: Send + Sync {
     fn clone_entry(&self) -> Box<dyn RegisteredGame>;
 
     /// The game built from `options`, with its agent kit, behind the type-erased interface
-    /// of [`crate::dynamic`] (the Python package loads every game this way).
+    /// of [`crate::dynamic`]: what the web board, the Python package and any tool that
+    /// needs no concrete type work on.
     ///
     /// # Errors
     /// An option the game does not take, or a value it refuses.
-    fn load(
-        &self,
-        options: &GameOptions,
-    ) -> Result<std::sync::Arc<dyn crate::dynamic::DynGame>, RegistryError>;
-
-    /// The game built from `options` for the web board (see [`crate::web`]), its engine
-    /// seats given `engine` or the game's own engine.
-    ///
-    /// # Errors
-    /// An option the game does not take, or a value it refuses.
-    fn web(
-        &self,
-        options: &GameOptions,
-        engine: Option<&AgentSpec>,
-    ) -> crate::error::ToolResult<std::sync::Arc<dyn crate::web::game::WebGame>>;
+    fn load(&self, options: &GameOptions) -> ToolResult<Arc<dyn crate::dynamic::DynGame>>;
 
     /// Runs `perft` (see [`crate::perft`]).
     ///
@@ -447,35 +433,12 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         Box::new(self.clone())
     }
 
-    fn load(
-        &self,
-        options: &GameOptions,
-    ) -> Result<std::sync::Arc<dyn crate::dynamic::DynGame>, RegistryError> {
+    fn load(&self, options: &GameOptions) -> ToolResult<Arc<dyn crate::dynamic::DynGame>> {
         let game = self.build(options)?;
         // The kit of these options: the book and tables of the rules asked, as on the command
         // line.
         let kit = self.kit_for(&game, options);
-        Ok(crate::dynamic::erase(game, kit, self.info.clone(), options))
-    }
-
-    fn web(
-        &self,
-        options: &GameOptions,
-        engine: Option<&AgentSpec>,
-    ) -> ToolResult<std::sync::Arc<dyn crate::web::game::WebGame>> {
-        let game = self.build(options)?;
-        let kit = self.kit_for(&game, options);
-        let engine = match engine {
-            Some(spec) => spec.clone(),
-            None => self.info.engines_for(options).0.parse()?,
-        };
-        let args = options.to_args();
-        let title = match args.is_empty() {
-            true => self.info.summary.clone(),
-            false => format!("{} ({})", self.info.summary, args.trim()),
-        };
-        let names = &self.info.seat_names;
-        Ok(crate::web::game::erase(game, kit, &self.info.name, &title, names, engine))
+        crate::dynamic::erase(game, kit, self.info.clone(), options)
     }
 
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()> {
@@ -505,7 +468,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             }
         };
         let kit = self.kit_for(&game, options);
-        crate::play::run_program(&game, args, self.info.play_defaults(options), &kit)
+        crate::play::run_program(game, args, self.info.play_defaults(options), &kit)
     }
 
     fn workloads(

@@ -9,10 +9,10 @@ use ply_tools::error::ToolError;
 /// Reversi in the NBoard protocol, as the bundle registers it.
 fn codec() -> NBoardCodec<Reversi> {
     NBoardCodec {
-        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
-        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::input),
+        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::input),
         format_move: ply_reversi::nboard::format_move,
-        parse_move: |g, s, t| g.parse_move(s, t).map_err(ToolError::invalid),
+        parse_move: |g, s, t| g.parse_move(s, t).map_err(ToolError::input),
     }
 }
 

@@ -1,11 +1,13 @@
 //! The in-game commands of the terminal loop, each driven through the loop's input as a
 //! player would type it, with assertions on what the terminal shows.
 
+use std::sync::Arc;
+
 use ply::games::{ConnectFour, TicTacToe};
 use ply::{Game, Notation, Player};
 use ply_tools::play::{
     play_engines, play_engines_watched, play_terminal, seats_line, wants_color, Ending, PlayArgs,
-    PlayConfig, Seat, Watch, HELP,
+    Seat, Session, SessionConfig, TerminalConfig, Watch, HELP,
 };
 use ply_tools::registry::AgentKit;
 use ply_tools::spec::AgentSpec;
@@ -27,22 +29,26 @@ fn engine(text: &str) -> Seat {
 fn play(start: Option<&str>, script: &str, seats: Vec<Seat>) -> (Ending, Vec<u8>, String) {
     let g = TicTacToe;
     let start = start.map_or_else(|| g.initial_state(), |s| g.parse_state(s).unwrap());
-    let config = PlayConfig {
-        seats,
-        seed: 1,
-        color: false,
-        names: vec![],
-        echo: true,
-        ponder: false,
-        assistant: spec("alphabeta:depth=9"),
-        live: false,
-        viewer: ply::Player::FIRST,
-    };
+    let (ending, moves, out) = terminal(g, start, seats, "alphabeta:depth=9", false, script);
+    (ending, moves, out)
+}
+
+/// Plays `game` from `start` at the terminal with `script` as the typed input (the status
+/// line shown when `live`): how it ended, the moves and the transcript.
+fn terminal<G: Notation + Send + Sync + 'static>(
+    game: G,
+    start: G::State,
+    seats: Vec<Seat>,
+    assistant: &str,
+    live: bool,
+    script: &str,
+) -> (Ending, Vec<G::Move>, String) {
+    let config = SessionConfig { seats, seed: 1, names: vec![], assistant: spec(assistant) };
+    let mut session = Session::new(Arc::new(game), start, &config, &AgentKit::default()).unwrap();
+    let shown = TerminalConfig { echo: true, live, ..TerminalConfig::plain() };
     let mut out = Vec::new();
-    let (ending, record) =
-        play_terminal(&g, start, &config, &AgentKit::default(), &mut script.as_bytes(), &mut out)
-            .unwrap();
-    (ending, record.moves().to_vec(), String::from_utf8(out).unwrap())
+    let ending = play_terminal(&mut session, &shown, &mut script.as_bytes(), &mut out).unwrap();
+    (ending, session.record().moves().to_vec(), String::from_utf8(out).unwrap())
 }
 
 /// x to move can win at c3 (`xx.` on the top row).
@@ -353,24 +359,10 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
     let g = ply_reversi::Reversi::new(4, 2).unwrap();
     // Player 1 (to move) cannot flank anything; player 2 can take b1 by playing c1.
     let start = g.parse_state("21../..../..../.... 1").unwrap();
-    let config = PlayConfig {
-        seats: vec![human(), human()],
-        seed: 1,
-        color: false,
-        names: vec![],
-        echo: true,
-        ponder: false,
-        assistant: spec("alphabeta:depth=3"),
-        live: false,
-        viewer: ply::Player::FIRST,
-    };
-    let mut out = Vec::new();
-    let (ending, record) =
-        play_terminal(&g, start, &config, &AgentKit::default(), &mut "quit\n".as_bytes(), &mut out)
-            .unwrap();
-    let out = String::from_utf8(out).unwrap();
+    let seats = vec![human(), human()];
+    let (ending, moves, out) = terminal(g, start, seats, "alphabeta:depth=3", false, "quit\n");
     assert_eq!(ending, Ending::Quit);
-    assert_eq!(record.moves().len(), 1, "{out}");
+    assert_eq!(moves.len(), 1, "{out}");
     assert!(out.starts_with("player 1 passes (no other move)\n"), "{out}");
     assert!(out.contains("player 2 to move> quit"), "{out}");
     assert!(!out.contains("player 1 to move>"), "{out}");
@@ -379,21 +371,9 @@ fn a_human_with_only_a_pass_passes_without_being_asked() {
 #[test]
 fn a_status_line_shows_the_search_while_an_engine_thinks() {
     let g = ConnectFour::standard();
-    let config = PlayConfig {
-        seats: vec![engine("alphabeta:time=350ms"), human()],
-        seed: 1,
-        color: false,
-        names: vec![],
-        echo: true,
-        ponder: false,
-        assistant: spec("alphabeta:depth=3"),
-        live: true,
-        viewer: ply::Player::FIRST,
-    };
-    let mut out = Vec::new();
-    let script = &mut "quit\n".as_bytes();
-    play_terminal(&g, g.initial_state(), &config, &AgentKit::default(), script, &mut out).unwrap();
-    let out = String::from_utf8(out).unwrap();
+    let start = g.initial_state();
+    let seats = vec![engine("alphabeta:time=350ms"), human()];
+    let (_, _, out) = terminal(g, start, seats, "alphabeta:depth=3", true, "quit\n");
     assert!(out.starts_with("\rplayer 1 thinking 0.1"), "{out}");
     // Cleared before the engine's line.
     let (status, rest) = out.split_once("\rplayer 1 plays ").expect("the engine's line");

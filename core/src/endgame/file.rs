@@ -153,7 +153,7 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
     let io = |source| TableFileError::Io { path: path.to_path_buf(), source };
     let corrupt = |reason: String| TableFileError::Corrupt { path: path.to_path_buf(), reason };
     let unreadable = |e: crate::files::FileError| match e {
-        crate::files::FileError::Io { source, .. } => io(source),
+        crate::files::FileError::Io { kind, message, .. } => io(std::io::Error::new(kind, message)),
         other => corrupt(other.to_string()),
     };
     let bytes = if values {

@@ -81,6 +81,25 @@ pub trait Features<G: Game>: Clone + Send + Sync + 'static {
     );
 }
 
+/// Why a weights file cannot be read, or does not fit a set of features.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// A line that is not a weight, a comment or the scale.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// The file names a feature the set does not have.
+    #[error("the weights name {0}, which is not a feature")]
+    Unknown(String),
+    /// A feature of the set has no weight in the file.
+    #[error("no weight for feature {0}")]
+    Missing(String),
+}
+
 /// A weights file: one `name value` line per feature, `#` comments, and a `# scale S` line
 /// that gives the score units per unit of the weighted sum (default 100: a weighted sum of 1
 /// is a score of 100).
@@ -112,11 +131,12 @@ impl Weights {
     /// # Errors
     /// A line that is not `name value` with a finite number, a bad scale, or a name given
     /// twice, with its line number.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights =
             Weights { entries: Vec::new(), scale: Weights::DEFAULT_SCALE, comments: Vec::new() };
         let mut seen = HashSet::new();
         for (n, line) in text.lines().enumerate() {
+            let bad = |reason: String| WeightsError::Line { line: n + 1, reason };
             let line = line.trim();
             if let Some(comment) = line.strip_prefix('#') {
                 let comment = comment.trim();
@@ -127,7 +147,7 @@ impl Weights {
                             .parse()
                             .ok()
                             .filter(|s: &f32| s.is_finite() && *s > 0.0)
-                            .ok_or_else(|| format!("line {}: bad scale {value:?}", n + 1))?;
+                            .ok_or_else(|| bad(format!("bad scale {value:?}")))?;
                     }
                     None => weights.comments.push(comment.to_string()),
                 }
@@ -138,15 +158,15 @@ impl Weights {
             }
             let mut words = line.split_whitespace();
             let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
-                return Err(format!("line {}: expected `name value`, got {line:?}", n + 1));
+                return Err(bad(format!("expected `name value`, got {line:?}")));
             };
             let value: f32 = value
                 .parse()
                 .ok()
                 .filter(|v: &f32| v.is_finite())
-                .ok_or_else(|| format!("line {}: {value:?} is not a finite number", n + 1))?;
+                .ok_or_else(|| bad(format!("{value:?} is not a finite number")))?;
             if !seen.insert(name) {
-                return Err(format!("line {}: {name} is given twice", n + 1));
+                return Err(bad(format!("{name} is given twice")));
             }
             weights.entries.push((name.to_string(), value));
         }
@@ -171,11 +191,14 @@ impl Weights {
     /// # Errors
     /// If a feature has no weight in the file, or the file names a feature `features` does not
     /// have.
-    pub fn for_features<G: Game, F: Features<G>>(&self, features: &F) -> Result<Vec<f32>, String> {
+    pub fn for_features<G: Game, F: Features<G>>(
+        &self,
+        features: &F,
+    ) -> Result<Vec<f32>, WeightsError> {
         let names: Vec<String> = (0..features.count()).map(|i| features.name(i)).collect();
         let known: HashSet<&str> = names.iter().map(String::as_str).collect();
         if let Some((unknown, _)) = self.entries.iter().find(|(n, _)| !known.contains(n.as_str())) {
-            return Err(format!("the weights name {unknown}, which is not a feature"));
+            return Err(WeightsError::Unknown(unknown.clone()));
         }
         let by_name: HashMap<&str, f32> =
             self.entries.iter().map(|(n, w)| (n.as_str(), *w)).collect();
@@ -185,7 +208,7 @@ impl Weights {
                 by_name
                     .get(name.as_str())
                     .map(|&w| w * self.scale)
-                    .ok_or_else(|| format!("no weight for feature {name}"))
+                    .ok_or_else(|| WeightsError::Missing(name.clone()))
             })
             .collect()
     }
@@ -205,7 +228,7 @@ impl<F> LinearEval<F> {
     ///
     /// # Errors
     /// If the weights do not match the features one to one (see [`Weights::for_features`]).
-    pub fn new<G: Game>(features: F, weights: &Weights) -> Result<LinearEval<F>, String>
+    pub fn new<G: Game>(features: F, weights: &Weights) -> Result<LinearEval<F>, WeightsError>
     where
         F: Features<G>,
     {
@@ -264,12 +287,13 @@ mod tests {
         assert_eq!(w.comments, vec!["tuned on 100 positions".to_string()]);
         assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
         assert_eq!(
-            Weights::parse("a 1\nb x\n").unwrap_err(),
+            Weights::parse("a 1\nb x\n").unwrap_err().to_string(),
             "line 2: \"x\" is not a finite number"
         );
-        assert!(Weights::parse("a 1\na 2\n").unwrap_err().contains("given twice"));
-        assert!(Weights::parse("a 1 2\n").unwrap_err().starts_with("line 1: expected"));
-        assert!(Weights::parse("# scale -1\n").unwrap_err().contains("bad scale"));
+        let text = |t: &str| Weights::parse(t).unwrap_err().to_string();
+        assert!(text("a 1\na 2\n").contains("given twice"));
+        assert!(text("a 1 2\n").starts_with("line 1: expected"));
+        assert!(text("# scale -1\n").contains("bad scale"));
         assert!(Weights::parse("a inf\n").is_err());
     }
 }

@@ -3,6 +3,8 @@
 //! ([`write_text`], [`read_text`]), the default of [`Notation::write_record`]; the replay
 //! every record reader shares ([`replay`]); and PDN, the draughts games' format ([`pdn`]).
 
+use std::sync::Arc;
+
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 
 pub mod pdn;
@@ -32,9 +34,9 @@ pub enum PlayError {
 /// assert_eq!(record.moves().len(), 1);
 /// assert!(record.outcome().is_none());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Record<'g, G: Game + ?Sized> {
-    game: &'g G,
+    game: Rules<'g, G>,
     start: G::State,
     state: G::State,
     moves: Vec<G::Move>,
@@ -42,9 +44,54 @@ pub struct Record<'g, G: Game + ?Sized> {
     repetition_draw: bool,
 }
 
+impl<G: Game + ?Sized> Clone for Record<'_, G> {
+    fn clone(&self) -> Self {
+        Record {
+            game: self.game.clone(),
+            start: self.start.clone(),
+            state: self.state.clone(),
+            moves: self.moves.clone(),
+            hashes: self.hashes.clone(),
+            repetition_draw: self.repetition_draw,
+        }
+    }
+}
+
+/// How a [`Record`] holds its rules: borrowed, or shared with others that hold the same
+/// `Arc` (a record that lives as long as it likes, as a play session's does).
+#[derive(Debug)]
+enum Rules<'g, G: ?Sized> {
+    Borrowed(&'g G),
+    Shared(Arc<G>),
+}
+
+impl<G: ?Sized> Clone for Rules<'_, G> {
+    fn clone(&self) -> Self {
+        match self {
+            Rules::Borrowed(g) => Rules::Borrowed(g),
+            Rules::Shared(g) => Rules::Shared(Arc::clone(g)),
+        }
+    }
+}
+
+impl<G: ?Sized> std::ops::Deref for Rules<'_, G> {
+    type Target = G;
+
+    fn deref(&self) -> &G {
+        match self {
+            Rules::Borrowed(g) => g,
+            Rules::Shared(g) => g,
+        }
+    }
+}
+
 impl<'g, G: Game + ?Sized> Record<'g, G> {
     /// A record that starts at `start`.
     pub fn new(game: &'g G, start: G::State) -> Self {
+        Record::with_rules(Rules::Borrowed(game), start)
+    }
+
+    fn with_rules(game: Rules<'g, G>, start: G::State) -> Self {
         let hashes = game.hash(&start).into_iter().collect();
         Record {
             game,
@@ -57,8 +104,13 @@ impl<'g, G: Game + ?Sized> Record<'g, G> {
     }
 
     /// The rules.
-    pub fn game(&self) -> &'g G {
-        self.game
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Starts again at `start`, with the same rules and no moves.
+    pub fn restart(&mut self, start: G::State) {
+        *self = Record::with_rules(self.game.clone(), start);
     }
 
     /// The position the record started from.
@@ -128,6 +180,25 @@ impl<'g, G: Game + ?Sized> Record<'g, G> {
             }
         }
         Ok(())
+    }
+}
+
+impl<G: Game + ?Sized> Record<'static, G> {
+    /// A record that starts at `start` and shares `game` (it borrows nothing, so it can be
+    /// kept as long as its owner likes).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use ply::{Game, Record};
+    /// use ply::games::TicTacToe;
+    ///
+    /// let game = Arc::new(TicTacToe);
+    /// let mut record = Record::shared(game.clone(), game.initial_state());
+    /// record.play(record.legal_moves()[0]).unwrap();
+    /// assert_eq!(record.moves().len(), 1);
+    /// ```
+    pub fn shared(game: Arc<G>, start: G::State) -> Self {
+        Record::with_rules(Rules::Shared(game), start)
     }
 }
 

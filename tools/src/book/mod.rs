@@ -400,7 +400,7 @@ mod tests {
         assert!(e.contains("a book of x"), "{e}");
         let missing: AgentSpec = "alphabeta:book=/no/such/book.txt".parse().unwrap();
         let e = kit.build(&missing, 0).err().unwrap().to_string();
-        assert!(e.starts_with("book /no/such/book.txt:"), "{e}");
+        assert!(e.starts_with("book: cannot read /no/such/book.txt:"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

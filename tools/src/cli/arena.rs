@@ -433,10 +433,10 @@ mod tests {
         r.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).engine(
             crate::engines::nboard::NBoardCodec {
                 game_record: |g, s| Ok(ply::Notation::format_state(g, s)),
-                read_game: |_, _| Err(crate::error::ToolError::invalid("no game records")),
+                read_game: |_, _| Err(crate::error::ToolError::input("no game records")),
                 format_move: |g, s, m| ply::Notation::format_move(g, s, m),
                 parse_move: |g, s, t| {
-                    ply::Notation::parse_move(g, s, t).map_err(crate::error::ToolError::invalid)
+                    ply::Notation::parse_move(g, s, t).map_err(crate::error::ToolError::input)
                 },
             },
         ));

@@ -89,20 +89,20 @@ pub fn analyse<G: Notation + Sync + 'static>(
                 let position = Position::with_history(record.state(), record.hashes());
                 let report = agent
                     .choose(game, position, &budget)
-                    .map_err(|e| ToolError::Failed(format!("engine {spec}: {e}")))?;
+                    .map_err(|e| ToolError::Internal(format!("engine {spec}: {e}")))?;
                 Some(report)
             }
         };
         searched.push(report);
         if let Some(&mv) = moves.get(i) {
-            record.play(mv).map_err(|e| ToolError::Invalid(format!("move {}: {e}", i + 1)))?;
+            record.play(mv).map_err(|e| ToolError::Input(format!("move {}: {e}", i + 1)))?;
         }
     }
     progress(searched.len(), moves.len() + 1);
     let mut out = Vec::with_capacity(moves.len());
     for (i, &played) in moves.iter().enumerate().take(searched.len()) {
         let Some(report) = searched[i].take() else {
-            return Err(ToolError::Invalid(format!("move {} follows the end of the game", i + 1)));
+            return Err(ToolError::Input(format!("move {} follows the end of the game", i + 1)));
         };
         let mover = game.to_move(&states[i]);
         let played_value = match states.get(i + 1) {

@@ -4,7 +4,7 @@
 
 use ply::book::Book;
 use ply::search::{ProgressInfo, SearchReport};
-use ply::{Game, MoveList, Notation, Outcome, Player, Solved};
+use ply::{Game, MoveList, Notation, Outcome, Player, Record, Solved};
 
 use crate::units::{secs, si};
 
@@ -46,6 +46,32 @@ pub(crate) fn score_sheet<G: Notation>(game: &G, start: &G::State, moves: &[G::M
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// The moves of the game so far as a score sheet, `moves: 1. ...`, wrapped.
+pub(crate) fn moves_line<G: Notation>(record: &Record<'_, G>) -> String {
+    let sheet = score_sheet(record.game(), record.start(), record.moves());
+    wrap(&format!("moves: {sheet}"), terminal_width(), "       ")
+}
+
+/// Prints the final picture, the result and the score sheet.
+pub(crate) fn print_result<G: Notation>(
+    record: &Record<'_, G>,
+    names: &[String],
+    (color, viewer): (bool, Player),
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    let game = record.game();
+    let last = record.moves().last().copied();
+    writeln!(out, "\n{}\n", game.render_for(record.state(), last, color, viewer))?;
+    if let Some(outcome) = record.outcome() {
+        writeln!(
+            out,
+            "result: {}",
+            describe_outcome(&outcome, names, record.is_repetition_draw())
+        )?;
+    }
+    writeln!(out, "{}", moves_line(record))
 }
 
 /// The result in words: `Black wins`, `draw by repetition`, `scores: Black 40, White 24 (Black

@@ -127,6 +127,14 @@ macro_rules! key_table {
                 Ok(())
             }
 
+            /// Unsets the option `key`.
+            fn clear(&mut self, key: &str) {
+                match key {
+                    $( $key => self.$field = None, )*
+                    _ => {}
+                }
+            }
+
             /// True if the spec sets the option `key`.
             fn has(&self, key: &str) -> bool {
                 match key {
@@ -493,6 +501,33 @@ fn wrap_after(line: &str, mark: char, indent: usize) -> String {
     out
 }
 
+impl AgentSpec {
+    /// This spec for a game of `players` players: two-player alpha-beta becomes paranoid
+    /// search (with the same options) where there are not two, so that a game's default
+    /// engine plays every player count.
+    ///
+    /// ```
+    /// use ply_tools::spec::AgentSpec;
+    ///
+    /// let spec: AgentSpec = "alphabeta:time=1s".parse()?;
+    /// assert_eq!(spec.clone().for_players(2).to_string(), "alphabeta:time=1s");
+    /// assert_eq!(spec.for_players(3).to_string(), "paranoid:time=1s");
+    /// # Ok::<(), ply_tools::spec::SpecError>(())
+    /// ```
+    pub fn for_players(mut self, players: usize) -> AgentSpec {
+        if players != 2 && self.algorithm == Algorithm::AlphaBeta {
+            self.algorithm = Algorithm::Paranoid;
+            // Options of two-player alpha-beta alone.
+            for key in Algorithm::AlphaBeta.keys() {
+                if !Algorithm::Paranoid.accepts(key) {
+                    self.clear(key);
+                }
+            }
+        }
+        self
+    }
+}
+
 /// A bad agent spec.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
@@ -501,6 +536,15 @@ pub enum SpecError {
     Egdb {
         /// What is wrong.
         reason: String,
+    },
+    /// A file a spec names (`book=`, `net=`, `weights=`) that cannot be read: missing, not
+    /// a regular file, or too large.
+    #[error("{key}: {source}")]
+    Unreadable {
+        /// The spec key.
+        key: &'static str,
+        /// Why the file cannot be read.
+        source: ply::files::FileError,
     },
     /// `book=FILE` names a file that cannot be read as a book of this game.
     #[error("book {path}: {reason}")]

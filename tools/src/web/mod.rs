@@ -4,7 +4,6 @@
 //! shows the engines thinking. See `docs/web.md`, and its "Security" section for what the
 //! server trusts.
 //!
-//! - [`game`]: a game and a session of any type behind object-safe traits, answering JSON;
 //! - [`gate`]: who may use the server (host, origin, content type, the launch's token);
 //! - [`policy`]: what a client may ask of the engines;
 //! - [`server`]: the HTTP server, its API and the embedded page (`assets/`).
@@ -22,7 +21,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod game;
 pub mod gate;
 pub mod policy;
 pub mod server;
@@ -115,8 +113,7 @@ pub fn offers(
                 true => options.clone(),
                 false => GameOptions::default(),
             };
-            let engine = engine.clone();
-            Offer::new(&info.name, &info.summary, move || entry.web(&options, engine.as_ref()))
+            Offer::new(&info.name, &info.summary, engine.clone(), move || entry.load(&options))
         })
         .collect()
 }
@@ -137,7 +134,7 @@ impl WebServer {
     pub fn bind(offers: Vec<Offer>, args: &ServeArgs) -> ToolResult<WebServer> {
         let (address, port) = (args.address(), args.port);
         let server = tiny_http::Server::http((address, port)).map_err(|e| {
-            ToolError::Failed(format!("cannot listen on {address} port {port}: {e}"))
+            ToolError::Internal(format!("cannot listen on {address} port {port}: {e}"))
         })?;
         let port = server.server_addr().to_ip().map_or(port, |a| a.port());
         let gate = Gate::new(port, address, &args.allow_hosts);

@@ -1,5 +1,6 @@
 //! The web board's HTTP server: the page's three files, embedded in the binary, and a JSON
-//! API on sessions, one per browser tab, each driving a [`WebSession`].
+//! API on sessions, one per browser tab, each a [`DynSession`]. This layer routes requests
+//! and writes JSON; the games and sessions are [`crate::dynamic`]'s.
 //!
 //! Every request passes the [`Gate`] first (host, origin, content type, token), then runs on
 //! a thread of its own (a search holds its request until it ends; the event stream of a tab
@@ -17,9 +18,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value as Json};
 use tiny_http::{Header, Method, Request, Response};
 
-use super::game::{lock, Live, WebGame, WebSession};
 use super::gate::{Gate, Refused};
 use super::policy::SpecPolicy;
+use crate::dynamic::{lock, DynGame, DynSession, Monitor};
 use crate::error::{ToolError, ToolResult};
 use crate::play::Seat;
 use crate::spec::AgentSpec;
@@ -43,26 +44,31 @@ const EVENT_EVERY: Duration = Duration::from_millis(150);
 /// tab is noticed.
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
-/// A game the server offers: its name and summary, and how to load it on first use.
+/// A game the server offers: its name and summary, how to load it on first use, and the
+/// engine of its new engine seats (`serve --engine`, or the game's own).
 pub struct Offer {
     /// The registry name.
     pub name: String,
     /// One line about it.
     pub summary: String,
-    load: Box<dyn Fn() -> ToolResult<Arc<dyn WebGame>> + Send + Sync>,
-    loaded: OnceLock<Arc<dyn WebGame>>,
+    engine: Option<AgentSpec>,
+    load: Box<dyn Fn() -> ToolResult<Arc<dyn DynGame>> + Send + Sync>,
+    loaded: OnceLock<Arc<dyn DynGame>>,
 }
 
 impl Offer {
-    /// A game called `name` that `load` builds when a page first asks for it.
+    /// A game called `name` that `load` builds when a page first asks for it, its engine
+    /// seats given `engine` (`None`: the game's own).
     pub fn new(
         name: &str,
         summary: &str,
-        load: impl Fn() -> ToolResult<Arc<dyn WebGame>> + Send + Sync + 'static,
+        engine: Option<AgentSpec>,
+        load: impl Fn() -> ToolResult<Arc<dyn DynGame>> + Send + Sync + 'static,
     ) -> Offer {
         Offer {
             name: name.into(),
             summary: summary.into(),
+            engine,
             load: Box::new(load),
             loaded: OnceLock::new(),
         }
@@ -72,12 +78,17 @@ impl Offer {
     ///
     /// # Errors
     /// Options the game refuses.
-    pub fn game(&self) -> ToolResult<Arc<dyn WebGame>> {
+    pub fn game(&self) -> ToolResult<Arc<dyn DynGame>> {
         if let Some(game) = self.loaded.get() {
             return Ok(game.clone());
         }
         let game = (self.load)()?;
         Ok(self.loaded.get_or_init(|| game).clone())
+    }
+
+    /// The engine of new engine seats in `game` (this offer's game).
+    fn engine(&self, game: &dyn DynGame) -> AgentSpec {
+        self.engine.clone().unwrap_or_else(|| game.default_engine().clone())
     }
 }
 
@@ -86,9 +97,11 @@ const STOPS_KEPT: usize = 16;
 
 /// One session: the game in play and what its searches show.
 struct Slot {
-    session: Mutex<Box<dyn WebSession>>,
-    game: Arc<dyn WebGame>,
-    live: Live,
+    session: Mutex<Box<dyn DynSession>>,
+    game: Arc<dyn DynGame>,
+    /// The engine of new engine seats, and of analyses that name none.
+    engine: AgentSpec,
+    monitor: Monitor,
     used: Mutex<Instant>,
     closed: AtomicBool,
     jobs: Mutex<Jobs>,
@@ -134,11 +147,7 @@ impl From<Refused> for Failure {
 
 impl From<ToolError> for Failure {
     fn from(e: ToolError) -> Failure {
-        let status = match e {
-            ToolError::Failed(_) => 500,
-            _ => 400,
-        };
-        Failure::new(status, e.to_string())
+        Failure::new(e.kind().http_status(), e.to_string())
     }
 }
 
@@ -227,12 +236,13 @@ impl Board {
                     None => None,
                 };
                 let session = busy(&slot)?;
-                Ok(Reply::Json(session.view(at)?))
+                Ok(Reply::Json(to_json(&session.view(at)?)))
             }
             "/api/save" => {
                 let slot = self.slot(query)?;
-                let (text, extension) = busy(&slot)?.save();
-                Ok(Reply::Download(format!("{}.{extension}", slot.game.name()), text))
+                let saved = busy(&slot)?.save();
+                let name = format!("{}.{}", slot.game.name(), saved.extension);
+                Ok(Reply::Download(name, saved.text))
             }
             _ => Err(Failure::new(404, format!("no page {path}"))),
         }
@@ -250,7 +260,7 @@ impl Board {
         // What builds or runs engines: checked against the policy before the session is
         // locked, and bounded in number.
         let engine = match path {
-            "/api/seat" | "/api/analyse" => self.optional_spec(body, "engine", &*slot.game)?,
+            "/api/seat" | "/api/analyse" => self.optional_spec(body, "engine", &slot.engine)?,
             _ => None,
         };
         let _permit = match path {
@@ -261,18 +271,20 @@ impl Board {
         let mut session = busy(&slot)?;
         let extra = match path {
             "/api/play" => {
-                let index = optional_usize(body, "index")?;
-                let text = body.get("move").and_then(Json::as_str);
-                session.play(index, text)?;
+                match (optional_usize(body, "index")?, body.get("move").and_then(Json::as_str)) {
+                    (Some(index), _) => session.play_index(index)?,
+                    (None, Some(text)) => session.play_text(text)?,
+                    (None, None) => return Err(Failure::new(400, "give a move: index or text")),
+                }
                 Json::Null
             }
             "/api/engine" => {
                 let _job = begin_job(&slot, job);
-                session.engine_move()?
+                to_json(&session.engine_move()?)
             }
             "/api/hint" => {
                 let _job = begin_job(&slot, job);
-                return Ok(Reply::Json(session.hint()?));
+                return Ok(Reply::Json(to_json(&session.hint()?)));
             }
             "/api/undo" => json!(session.undo()),
             "/api/redo" => json!(session.redo()),
@@ -295,13 +307,13 @@ impl Board {
                 json!(session.load(text)?)
             }
             "/api/analyse" => {
-                let spec = engine.unwrap_or_else(|| slot.game.default_engine().clone());
+                let spec = engine.unwrap_or_else(|| slot.engine.clone());
                 let _job = begin_job(&slot, job);
-                return Ok(Reply::Json(session.analyse(&spec)?));
+                return Ok(Reply::Json(to_json(&session.analyse(&spec)?)));
             }
             _ => return Err(Failure::new(404, format!("no action {path}"))),
         };
-        Ok(Reply::Json(json!({ "done": extra, "view": session.view(None)? })))
+        Ok(Reply::Json(json!({ "done": extra, "view": to_json(&session.view(None)?) })))
     }
 
     /// Starts a session: `{"game": NAME, "seats": [null | SPEC, ...], "seed": N}`, every
@@ -316,16 +328,17 @@ impl Board {
             None => self.offers.first().ok_or_else(|| Failure::new(500, "no games offered"))?,
         };
         let game = offer.game()?;
-        let players = game.seat_names().len();
+        let engine = offer.engine(&*game);
+        let players = game.num_players();
         let seats: Vec<Seat> = match body.get("seats") {
             None | Some(Json::Null) => (0..players)
                 .map(|i| match i {
                     0 => Seat::Human,
-                    _ => Seat::Engine(game.default_engine().clone()),
+                    _ => Seat::Engine(engine.clone()),
                 })
                 .collect(),
             Some(Json::Array(list)) => {
-                list.iter().map(|seat| self.seat_of(seat, &*game)).collect::<Result<_, _>>()?
+                list.iter().map(|seat| self.seat_of(seat, &engine)).collect::<Result<_, _>>()?
             }
             Some(_) => return Err(Failure::new(400, "seats must be a list")),
         };
@@ -337,14 +350,14 @@ impl Board {
             None | Some(Json::Null) => rand::random::<u32>() as u64,
             Some(v) => v.as_u64().ok_or_else(|| Failure::new(400, "seed must be a number"))?,
         };
-        let live = Live::default();
-        let session = game.start(seats, seed, live.clone())?;
+        let session = game.session(seats, seed, Some(&engine))?;
         let view = session.view(None)?;
         let id = format!("{:016x}", rand::random::<u64>());
         let slot = Arc::new(Slot {
+            monitor: session.monitor(),
             session: Mutex::new(session),
             game: game.clone(),
-            live,
+            engine: engine.clone(),
             used: Mutex::new(Instant::now()),
             closed: AtomicBool::new(false),
             jobs: Mutex::new(Jobs::default()),
@@ -356,10 +369,10 @@ impl Board {
                 "name": game.name(),
                 "title": game.title(),
                 "names": game.seat_names(),
-                "engine": game.default_engine().to_string(),
+                "engine": engine.to_string(),
                 "seed": seed,
             },
-            "view": view,
+            "view": to_json(&view),
         })))
     }
 
@@ -398,36 +411,36 @@ impl Board {
     }
 
     /// The engine spec in `field` of a client's body (`None` for a person), if the policy
-    /// allows it for `game`.
+    /// allows it (the game's `engine` is allowed as it is).
     fn optional_spec(
         &self,
         body: &Json,
         field: &str,
-        game: &dyn WebGame,
+        engine: &AgentSpec,
     ) -> Result<Option<AgentSpec>, Failure> {
         match body.get(field) {
             None | Some(Json::Null) => Ok(None),
-            Some(Json::String(text)) => self.spec(text, game).map(Some),
+            Some(Json::String(text)) => self.spec(text, engine).map(Some),
             Some(v) => Err(Failure::new(400, format!("{field} must be an agent spec, not {v}"))),
         }
     }
 
     /// A seat of `/api/new`: `null` for a person, a spec for an engine.
-    fn seat_of(&self, value: &Json, game: &dyn WebGame) -> Result<Seat, Failure> {
+    fn seat_of(&self, value: &Json, engine: &AgentSpec) -> Result<Seat, Failure> {
         match value {
             Json::Null => Ok(Seat::Human),
-            Json::String(text) => self.spec(text, game).map(Seat::Engine),
+            Json::String(text) => self.spec(text, engine).map(Seat::Engine),
             v => Err(Failure::new(400, format!("a seat is null or an agent spec, not {v}"))),
         }
     }
 
-    /// The spec `text` from a client, parsed and checked against the policy (the game's own
-    /// engine is allowed as it is).
-    fn spec(&self, text: &str, game: &dyn WebGame) -> Result<AgentSpec, Failure> {
+    /// The spec `text` from a client, parsed and checked against the policy (the game's
+    /// `engine` is allowed as it is).
+    fn spec(&self, text: &str, engine: &AgentSpec) -> Result<AgentSpec, Failure> {
         let spec: AgentSpec =
             text.parse().map_err(|e| Failure::new(400, format!("engine {text:?}: {e}")))?;
         self.policy
-            .check(&spec, &[game.default_engine()])
+            .check(&spec, &[engine])
             .map_err(|e| Failure::new(403, format!("engine {text:?}: {e}")))?;
         Ok(spec)
     }
@@ -455,7 +468,7 @@ impl Drop for Finished<'_> {
 fn begin_job(slot: &Slot, id: Option<u64>) -> JobGuard<'_> {
     let mut jobs = lock(&slot.jobs);
     let stopped = id.is_some_and(|id| jobs.stopped.contains(&id));
-    slot.live.watch.begin(stopped);
+    slot.monitor.handle().begin(stopped);
     jobs.running = Some(id);
     JobGuard(slot)
 }
@@ -484,13 +497,13 @@ fn stop(slot: &Slot, id: Option<u64>) -> bool {
         None => false,
     };
     if hit {
-        slot.live.watch.stop.store(true, Ordering::Release);
+        slot.monitor.stop();
     }
     hit
 }
 
 /// The session of `slot`, or `409` when another request is working on it.
-fn busy(slot: &Slot) -> Result<std::sync::MutexGuard<'_, Box<dyn WebSession>>, Failure> {
+fn busy(slot: &Slot) -> Result<std::sync::MutexGuard<'_, Box<dyn DynSession>>, Failure> {
     match slot.session.try_lock() {
         Ok(session) => Ok(session),
         Err(std::sync::TryLockError::Poisoned(e)) => Ok(e.into_inner()),
@@ -551,6 +564,11 @@ fn read_body(request: &mut Request) -> Result<Json, Failure> {
     serde_json::from_slice(&bytes).map_err(|e| Failure::new(400, format!("bad JSON: {e}")))
 }
 
+/// `value` as JSON (the views are plain data: this cannot fail).
+fn to_json(value: &impl serde::Serialize) -> Json {
+    serde_json::to_value(value).unwrap_or_else(|e| json!({ "error": e.to_string() }))
+}
+
 fn header(name: &str, value: &str) -> Header {
     Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
@@ -591,7 +609,7 @@ fn respond(request: Request, answer: Answer, cookie: Option<&str>) {
     let _ = request.respond(response);
 }
 
-/// Server-sent events for one tab: the session's [`Live::snapshot`] whenever it changes
+/// Server-sent events for one tab: the session's [`Monitor::snapshot`] whenever it changes
 /// (every [`EVENT_EVERY`] at most), until the tab goes away or the session is dropped.
 fn stream_events(request: Request, slot: &Slot) {
     let mut out = request.into_writer();
@@ -603,7 +621,7 @@ fn stream_events(request: Request, slot: &Slot) {
     let mut last = String::new();
     let mut sent = Instant::now();
     while !slot.closed.load(Ordering::Acquire) {
-        let now = slot.live.snapshot().to_string();
+        let now = to_json(&slot.monitor.snapshot()).to_string();
         let line = if now != last {
             format!("data: {now}\n\n")
         } else if sent.elapsed() >= KEEP_ALIVE {

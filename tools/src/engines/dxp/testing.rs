@@ -15,7 +15,7 @@ pub(crate) fn codec() -> DxpCodec<InternationalDraughts> {
     DxpCodec {
         position: |_, s| ply_draughts::dxp::format_position(s),
         parse_position: |_, t| {
-            ply_draughts::dxp::parse_position(t).map_err(crate::error::ToolError::invalid)
+            ply_draughts::dxp::parse_position(t).map_err(crate::error::ToolError::input)
         },
         move_squares: |_, m| (m.from(), m.to(), m.captured_squares().collect()),
     }

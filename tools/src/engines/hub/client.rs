@@ -326,9 +326,9 @@ mod tests {
         HubCodec {
             variant: "normal",
             position: |_, s| format_position(s),
-            parse_position: |_, t| parse_position(t).map_err(crate::error::ToolError::invalid),
+            parse_position: |_, t| parse_position(t).map_err(crate::error::ToolError::input),
             format_move: |_, m| format_hub_move(m),
-            parse_move: |g, s, t| parse_hub_move(g, s, t).map_err(crate::error::ToolError::invalid),
+            parse_move: |g, s, t| parse_hub_move(g, s, t).map_err(crate::error::ToolError::input),
         }
     }
 

@@ -525,9 +525,9 @@ mod tests {
         HubCodec {
             variant: "normal",
             position: |g, s| g.format_state(s),
-            parse_position: |g, t| g.parse_state(t).map_err(crate::error::ToolError::invalid),
+            parse_position: |g, t| g.parse_state(t).map_err(crate::error::ToolError::input),
             format_move: |g, m| g.format_move(&g.initial_state(), m),
-            parse_move: |g, s, t| g.parse_move(s, t).map_err(crate::error::ToolError::invalid),
+            parse_move: |g, s, t| g.parse_move(s, t).map_err(crate::error::ToolError::input),
         }
     }
 

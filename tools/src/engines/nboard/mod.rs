@@ -66,9 +66,9 @@ pub(crate) fn reversi_codec() -> NBoardCodec<ply_reversi::Reversi> {
     use crate::error::ToolError;
     use ply::Notation;
     NBoardCodec {
-        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
-        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+        game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::input),
+        read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::input),
         format_move: ply_reversi::nboard::format_move,
-        parse_move: |g, s, t| g.parse_move(s, t).map_err(ToolError::invalid),
+        parse_move: |g, s, t| g.parse_move(s, t).map_err(ToolError::input),
     }
 }

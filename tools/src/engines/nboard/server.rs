@@ -12,10 +12,10 @@
 //! use ply_tools::error::ToolError;
 //!
 //! let codec = NBoardCodec {
-//!     game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::invalid),
-//!     read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::invalid),
+//!     game_record: |g, s| ply_reversi::nboard::format_ggf(g, s).map_err(ToolError::input),
+//!     read_game: |g, t| ply_reversi::ggf::read(g, t).map_err(ToolError::input),
 //!     format_move: ply_reversi::nboard::format_move,
-//!     parse_move: |g: &Reversi, s, t| g.parse_move(s, t).map_err(ToolError::invalid),
+//!     parse_move: |g: &Reversi, s, t| g.parse_move(s, t).map_err(ToolError::input),
 //! };
 //! let game = Reversi::new(8, 2)?;
 //! let mut engine = NBoardEngine::new(game, codec, Greedy::with_seed(1), "ply");

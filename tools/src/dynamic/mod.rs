@@ -1,12 +1,13 @@
 //! Every game behind one type-erased interface, [`DynGame`], the way every OpenSpiel consumer
 //! sees `State`: a registry entry of any type loads as an `Arc<dyn DynGame>`
 //! ([`crate::registry::RegisteredGame::load`]), whose states are opaque [`State`] values and
-//! whose moves are the game's notation. The Python package and any other front end that must
-//! not know game types (a web page, a scripting language) drive games through it.
+//! whose moves are the game's notation; a [`DynSession`] is a game in play of any game
+//! ([`DynGame::session`]). The web board, the Python package and any other front end that must
+//! not know game types drive games through them; [`view`] holds what they answer.
 //!
 //! A [`State`] holds a `G::State` behind `dyn Any`, with the key of the game that made it:
 //! giving a state to another game (or to the same game with other options) is a
-//! [`CallError::Invalid`], never a mix-up of board sizes. Per-call dynamic dispatch and a
+//! [`ToolError::Input`], never a mix-up of board sizes. Per-call dynamic dispatch and a
 //! downcast cost nothing next to a call from another language.
 //!
 //! States are immutable values: [`DynGame::apply`] returns a new state and leaves its
@@ -35,34 +36,20 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ply::search::{Agent, Position, SearchError, Value};
+use ply::search::{Agent, Position, Value};
 use ply::{MoveList, Outcome, PerftMode, Player};
 
 use crate::agents::{AgentKit, ToolGame};
+use crate::error::{ToolError, ToolResult as Result};
 use crate::options::{GameInfo, GameOptions};
+use crate::play::{Seat, Session, SessionConfig};
 use crate::spec::AgentSpec;
 
-/// Why a call on a [`DynGame`] failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CallError {
-    /// The caller's input is wrong: a state of another game, text that is not a legal move
-    /// or a position, an index or player out of range, an evaluation the game lacks.
-    #[error("{0}")]
-    Invalid(String),
-    /// Not the input's fault: an external engine that failed, an internal error.
-    #[error("{0}")]
-    Failed(String),
-}
+mod session;
+pub mod view;
 
-impl CallError {
-    /// A [`CallError::Invalid`] with the text of `e`.
-    pub fn invalid(e: impl std::fmt::Display) -> CallError {
-        CallError::Invalid(e.to_string())
-    }
-}
-
-/// The result of a [`DynGame`] call.
-pub type Result<T, E = CallError> = std::result::Result<T, E>;
+pub(crate) use session::lock;
+pub use session::{DynSession, Monitor};
 
 /// What [`DynGame::current_player`] gives for a finished game (OpenSpiel's
 /// `PlayerId.TERMINAL`).
@@ -126,6 +113,43 @@ pub trait DynGame: Send + Sync {
     fn info(&self) -> &GameInfo;
     /// The name and options that identify this game; states carry it.
     fn key(&self) -> &str;
+    /// A title for a page: the summary, and the options when there are some (`English
+    /// checkers (--rules standard)`).
+    fn title(&self) -> String {
+        let args = self.options().to_args();
+        match args.trim().is_empty() {
+            true => self.info().summary.clone(),
+            false => format!("{} ({})", self.info().summary, args.trim()),
+        }
+    }
+    /// The seats' names: the registry's where they fit the player count (Black and White),
+    /// else `player 1`, `player 2`, ...
+    fn seat_names(&self) -> Vec<String> {
+        let names = &self.info().seat_names;
+        match names.len() == self.num_players() {
+            true => names.clone(),
+            false => (1..=self.num_players()).map(|i| format!("player {i}")).collect(),
+        }
+    }
+    /// The engine the game's programs play a person with (for its options).
+    fn default_engine(&self) -> &AgentSpec;
+    /// A game in play from the start position, with `seats` (a person, or an engine built
+    /// from its spec) and engines seeded from `seed`; `assistant` answers hints for a seat
+    /// where no engine has sat (the game's own engine by default).
+    ///
+    /// # Errors
+    /// A wrong number of seats, or an engine spec that does not build for this game.
+    fn session(
+        &self,
+        seats: Vec<Seat>,
+        seed: u64,
+        assistant: Option<&AgentSpec>,
+    ) -> Result<Box<dyn DynSession>>;
+    /// The position as a grid of cells ([`ply::Notation::diagram`]), where the game draws one.
+    ///
+    /// # Errors
+    /// A state of another game.
+    fn diagram(&self, state: &State) -> Result<Option<view::DiagramView>>;
     /// How many players take part.
     fn num_players(&self) -> usize;
     /// The size of the move-key space ([`ply::Game::move_key_space`]; 0 if the game has none).
@@ -204,8 +228,8 @@ pub trait DynGame: Send + Sync {
     ///
     /// # Errors
     /// A state of another game; an evaluation or engine the game does not have; a terminal
-    /// state or an algorithm that cannot play this game ([`CallError::Invalid`]); an external
-    /// engine that fails ([`CallError::Failed`]).
+    /// state or an algorithm that cannot play this game ([`ToolError::Input`]); an external
+    /// engine that fails ([`ToolError::Internal`]).
     fn search(&self, state: &State, spec: &AgentSpec, seed: u64) -> Result<SearchResult> {
         self.search_until(state, spec, seed, &Arc::default())
     }
@@ -242,23 +266,27 @@ impl std::fmt::Debug for dyn DynGame {
 
 /// A game built from a registry entry, with its agent kit.
 struct Erased<G: ToolGame> {
-    game: G,
+    game: Arc<G>,
     kit: AgentKit<G>,
     info: GameInfo,
     options: GameOptions,
     key: Arc<str>,
+    engine: AgentSpec,
 }
 
 impl<G: ToolGame> Erased<G> {
     fn state<'a>(&self, state: &'a State) -> Result<&'a G::State> {
         if *state.game_key != *self.key {
-            return Err(CallError::Invalid(format!(
+            return Err(ToolError::Input(format!(
                 "the state belongs to another game ({}), not to {}",
                 state.game_key, self.key
             )));
         }
         state.value.downcast_ref::<G::State>().ok_or_else(|| {
-            CallError::Failed(format!("internal error: a state of {} has the wrong type", self.key))
+            ToolError::Internal(format!(
+                "internal error: a state of {} has the wrong type",
+                self.key
+            ))
         })
     }
 
@@ -296,6 +324,31 @@ impl<G: ToolGame> DynGame for Erased<G> {
         &self.key
     }
 
+    fn default_engine(&self) -> &AgentSpec {
+        &self.engine
+    }
+
+    fn session(
+        &self,
+        seats: Vec<Seat>,
+        seed: u64,
+        assistant: Option<&AgentSpec>,
+    ) -> Result<Box<dyn DynSession>> {
+        let config = SessionConfig {
+            seats,
+            seed,
+            names: self.seat_names(),
+            assistant: assistant.unwrap_or(&self.engine).clone(),
+        };
+        let start = self.game.initial_state();
+        let session = Session::new(self.game.clone(), start, &config, &self.kit)?;
+        Ok(Box::new(session::SessionOf::new(session)))
+    }
+
+    fn diagram(&self, state: &State) -> Result<Option<view::DiagramView>> {
+        Ok(self.game.diagram(self.state(state)?).as_ref().map(view::DiagramView::from))
+    }
+
     fn num_players(&self) -> usize {
         self.game.num_players()
     }
@@ -320,10 +373,10 @@ impl<G: ToolGame> DynGame for Erased<G> {
 
     fn apply(&self, state: &State, text: &str) -> Result<State> {
         let s = self.state(state)?;
-        let mv = self.game.parse_move(s, text).map_err(CallError::invalid)?;
+        let mv = self.game.parse_move(s, text).map_err(ToolError::input)?;
         // The notation promises a legal move; applying anything else could panic.
         if !self.moves(s).contains(&mv) {
-            return Err(CallError::Invalid(format!("{text:?} is not a legal move here")));
+            return Err(ToolError::Input(format!("{text:?} is not a legal move here")));
         }
         Ok(self.after(s, mv))
     }
@@ -333,7 +386,7 @@ impl<G: ToolGame> DynGame for Erased<G> {
         let moves = self.moves(s);
         match moves.get(index) {
             Some(&mv) => Ok(self.after(s, mv)),
-            None => Err(CallError::Invalid(format!(
+            None => Err(ToolError::Input(format!(
                 "move index {index} out of range: the position has {} legal moves",
                 moves.len()
             ))),
@@ -368,7 +421,7 @@ impl<G: ToolGame> DynGame for Erased<G> {
         let s = self.state(state)?;
         let n = self.game.num_players();
         if player >= n {
-            return Err(CallError::Invalid(format!("player {player} out of range: {n} players")));
+            return Err(ToolError::Input(format!("player {player} out of range: {n} players")));
         }
         Ok(ply::Score::to_f64(self.game.evaluate(s, Player::new(player))))
     }
@@ -378,7 +431,7 @@ impl<G: ToolGame> DynGame for Erased<G> {
     }
 
     fn parse_state(&self, text: &str) -> Result<State> {
-        self.game.parse_state(text).map(|s| self.wrap(s)).map_err(CallError::invalid)
+        self.game.parse_state(text).map(|s| self.wrap(s)).map_err(ToolError::input)
     }
 
     fn render(&self, state: &State) -> Result<String> {
@@ -397,15 +450,14 @@ impl<G: ToolGame> DynGame for Erased<G> {
         stop: &Arc<AtomicBool>,
     ) -> Result<SearchResult> {
         let s = self.state(state)?;
-        let mut agent = self.kit.build(spec, seed).map_err(CallError::invalid)?;
+        let mut agent = self.kit.build(spec, seed)?;
         let budget = spec.budget().with_stop(stop.clone());
-        let report = agent.choose(&self.game, Position::new(s), &budget).map_err(|e| match e {
-            SearchError::Engine { .. } => CallError::Failed(e.to_string()),
-            _ => CallError::invalid(e),
-        })?;
+        let report = agent
+            .choose(&*self.game, Position::new(s), &budget)
+            .map_err(|e| ToolError::search(spec, e))?;
         let legal = self.moves(s);
         let index = legal.iter().position(|&m| m == report.best_move).ok_or_else(|| {
-            CallError::Failed(format!(
+            ToolError::Internal(format!(
                 "{} chose a move that is not legal here",
                 spec.algorithm.name()
             ))
@@ -435,33 +487,42 @@ impl<G: ToolGame> DynGame for Erased<G> {
     }
 
     fn perft(&self, state: &State, depth: u32) -> Result<u64> {
-        Ok(ply::perft(&self.game, self.state(state)?, depth, PerftMode::Bulk))
+        Ok(ply::perft(&*self.game, self.state(state)?, depth, PerftMode::Bulk))
     }
 
     fn divide(&self, state: &State, depth: u32) -> Result<Vec<(String, u64)>> {
         let s = self.state(state)?;
         if depth == 0 {
-            return Err(CallError::Invalid("divide needs a depth of at least 1".into()));
+            return Err(ToolError::Input("divide needs a depth of at least 1".into()));
         }
-        Ok(ply::divide(&self.game, s, depth, PerftMode::Bulk)
+        Ok(ply::divide(&*self.game, s, depth, PerftMode::Bulk)
             .into_iter()
             .map(|(mv, n)| (self.game.format_move(s, mv), n))
             .collect())
     }
 }
 
-/// `game`, built with `options` and described by `info`, with its agent kit, type-erased.
+/// `game`, built with `options` and described by `info`, with its agent kit, type-erased;
+/// its sessions' engine is the one `info` gives for these options.
+///
+/// # Errors
+/// An engine spec in `info` that does not parse.
 pub fn erase<G: ToolGame>(
     game: G,
     kit: AgentKit<G>,
     info: GameInfo,
     options: &GameOptions,
-) -> Arc<dyn DynGame> {
+) -> Result<Arc<dyn DynGame>> {
     let args = options.to_args();
     let key: Arc<str> = if args.is_empty() {
         info.name.as_str().into()
     } else {
         format!("{} {args}", info.name).into()
     };
-    Arc::new(Erased { game, kit, info, options: options.clone(), key })
+    let engine = info.engines_for(options).0.parse::<AgentSpec>().map_err(|e| {
+        ToolError::Internal(format!("{}: the registered engine does not parse: {e}", info.name))
+    })?;
+    let engine = engine.for_players(game.num_players());
+    let game = Arc::new(game);
+    Ok(Arc::new(Erased { game, kit, info, options: options.clone(), key, engine }))
 }
