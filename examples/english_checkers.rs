@@ -28,7 +28,7 @@ use ply_tools::web::ServeArgs;
 
 /// Play English checkers against ply's engine, or serve its rules and engine as JSON lines.
 #[derive(Parser, Debug)]
-#[command(name = "english_checkers", args_conflicts_with_subcommands = true)]
+#[command(version, name = "english_checkers", args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

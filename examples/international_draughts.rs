@@ -29,7 +29,7 @@ use ply_tools::web::ServeArgs;
 
 /// Play international draughts against ply's engine.
 #[derive(Parser, Debug)]
-#[command(name = "international_draughts", args_conflicts_with_subcommands = true)]
+#[command(version, name = "international_draughts", args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions, InfoCallback, IterationInfo};
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, Notation, Player};
@@ -34,7 +34,7 @@ use ply_tools::registry::GameOptions;
 
 /// Solve a Kalah position exactly: alpha-beta with margin scores searched to the end.
 #[derive(Parser, Debug)]
-#[command(name = "kalah solve")]
+#[command(version, name = "kalah solve")]
 struct SolveCli {
     /// The rules: --variant pits=M, seeds=N, capture=empty|standard|none.
     #[command(flatten)]
@@ -80,8 +80,11 @@ struct SolveCli {
 
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
+    let entry = ply_bundle::kalah();
+    let solve_command = || ply_tools::cli::game_options_of(SolveCli::command(), entry.info());
     if std::env::args().nth(1).as_deref() == Some("solve") {
-        let cli = SolveCli::parse_from(std::env::args().skip(1));
+        let matches = solve_command().get_matches_from(std::env::args().skip(1));
+        let cli = SolveCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         return match solve(&cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -90,7 +93,8 @@ fn main() -> ExitCode {
             }
         };
     }
-    ply_tools::cli::game_main(&ply_bundle::kalah())
+    let solve = solve_command().name("solve");
+    ply_tools::cli::game_main_with(&entry, vec![solve])
 }
 
 /// A margin as text: `+10`, `-2`, `0`.

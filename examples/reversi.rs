@@ -22,7 +22,7 @@ use ply_tools::web::ServeArgs;
 
 /// Reversi (Othello) for 2 to 4 players.
 #[derive(Parser, Debug)]
-#[command(name = "reversi")]
+#[command(version, name = "reversi")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -52,7 +52,7 @@ const DEFAULT_AGENTS: [&str; 7] = [
 
 /// Replay the MultiplayerReversi contest with several agents.
 #[derive(Parser, Debug)]
-#[command(name = "reversi_marathon", after_help = ply_tools::spec::accepted())]
+#[command(version, name = "reversi_marathon")]
 struct Cli {
     /// Number of test cases (k = 0..K).
     #[arg(long, default_value_t = 100, value_name = "K")]
@@ -281,9 +281,24 @@ fn parallel<T: Send>(
     })
 }
 
+/// The agents the contest takes, for `--help`: its own contestants, then ply's searches
+/// (external engines do not play it).
+fn agents_help() -> String {
+    let own = ply_tools::spec::accepted_by(|a| !a.is_external());
+    format!(
+        "Agents:\n  modelling[:depth=N,prior=RUNS]\n      learns the opponents' weights from their \
+         moves\n  inference[:particles=N,nodes=N,mixing=N,moves=N,fallback=ITERS,trust=F,\
+         exact=EMPTIES,pool=0|1,ensemble=N]\n      plans against the replies of weight vectors \
+         consistent with every opponent move\n  oracle[:noise=W,other=0|1,nodes=N]\n      a \
+         benchmark told the opponents' true weights\n{own}"
+    )
+}
+
 fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().after_help(agents_help()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let texts: Vec<String> = if cli.agents.is_empty() {
         DEFAULT_AGENTS.iter().map(|s| s.to_string()).collect()
     } else {

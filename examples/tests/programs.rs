@@ -466,6 +466,67 @@ fn programs_end_quietly_when_their_output_pipe_closes() {
     }
 }
 
+/// An external engine that cannot start is an error before the match, with the operating
+/// system's reason, as cutechess-cli refuses such a match: in the arena and in a game program.
+#[test]
+fn an_engine_that_cannot_start_is_an_error_before_the_match() {
+    let arena = run(
+        "arena",
+        &[
+            "--game",
+            "english-checkers",
+            "jsonl:time=100ms,cmd=/nonexistent/engine",
+            "random",
+            "--games",
+            "2",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(!arena.success, "{}", arena.stdout);
+    assert!(arena.stderr.contains("No such file"), "{}", arena.stderr);
+    assert!(!arena.stdout.contains("2-0"), "{}", arena.stdout);
+    let game = run("english_checkers", &["--engine", "jsonl:cmd=/nonexistent/engine"], "");
+    assert!(!game.success, "{}", game.stdout);
+    assert!(
+        game.stderr.contains("cannot start") && game.stderr.contains("No such file"),
+        "{}",
+        game.stderr
+    );
+}
+
+/// A game between engines stops as soon as its output goes away (`english_checkers </dev/null |
+/// head -3`), not after playing to the end: at a second a move the whole game would take
+/// minutes.
+#[test]
+fn an_engine_game_stops_when_its_reader_leaves() {
+    use std::io::BufRead;
+    let mut child = Command::new(program("english_checkers"))
+        .args(["--engine", "alphabeta:time=1s,book=off"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program runs");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    for _ in 0..3 {
+        lines.next().expect("a line").expect("text");
+    }
+    drop(lines);
+    let begun = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(begun.elapsed() < Duration::from_secs(20), "the game goes on without a reader");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(status.success() && !err.contains("panicked"), "{status:?}: {err}");
+}
+
 /// `international_draughts dxp --listen` serves DamExchange: it prints where it listens,
 /// accepts a game request, plays the first move as White and ends the game when asked.
 #[test]

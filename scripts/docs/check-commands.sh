@@ -7,7 +7,10 @@
 #   PASS          it exited with 0, or it was still running at the time limit and had printed
 #                 no error to stderr (it accepted its arguments and started working)
 #   FAIL          anything else; the script then exits with 1
-#   SKIP          it needs the peers ($P/...) and they are not there, or (--skip-missing) its
+#   SKIP          it needs the peers ($P/...) and they are not there; it reads a file (--data,
+#                 --start, --openings, net=, weights=, book=, cmd=./PROGRAM) that neither the repository nor
+#                 an earlier command of its block made (a long run the guide shows, cut at the
+#                 time limit); or (--skip-missing) its
 #                 program is not built
 #   NOT CHECKED   any other command: cargo build/test/bench, python, pip, shell loops
 #
@@ -184,6 +187,29 @@ def report(status, where, cmd, detail=""):
     print(f"{status:<11}  {where}  {label(cmd)}{tail}", flush=True)
 
 
+OUTPUT = re.compile(r"(?:--out[= ]|--svg[= ]|>\s*)([^\s;|&]+)")
+
+
+INPUT = re.compile(
+    r"(?:--data|--start|--openings)[= ](\S+)|(?:net|weights|book)=([^,\s]+)|cmd=(\./[^\s\"']+)"
+)
+
+
+def inputs(cmd):
+    """The files a command reads, as it names them (--data FILE, net=FILE, ...)."""
+    found = []
+    for m in INPUT.finditer(cmd):
+        name = m.group(1) or m.group(2) or m.group(3)
+        if name not in ("off", "on") and not name.startswith("$"):
+            found.append(name)
+    return found
+
+
+def outputs(cmd):
+    """The files a command writes, as it names them (--out FILE, --svg FILE, > FILE)."""
+    return [os.path.basename(m.group(1)) for m in OUTPUT.finditer(cmd)]
+
+
 def outcome(proc, err_path, timed_out, elapsed):
     err = open(err_path, errors="replace").read()
     if not timed_out and proc.returncode == 0:
@@ -200,6 +226,7 @@ try:
         rel = os.path.relpath(path, repo)
         assigns = {}
         current_block, workdir, background = None, None, []
+        unfinished = set()  # files of this block whose writers were still running
 
         def end_block():
             for proc, where, cmd, err_path, marker, started in background:
@@ -217,6 +244,7 @@ try:
                 continue
             if number != current_block:
                 end_block()
+                unfinished.clear()
                 current_block = number
                 workdir = tempfile.mkdtemp(prefix=f"{number:03d}-", dir=root)
             m = ASSIGN.match(cmd.strip())
@@ -260,11 +288,17 @@ try:
                 report(status, where, cmd,
                        f"not built: {', '.join(os.path.join(os.path.relpath(bindir, repo), n) for n in absent)}")
                 continue
+            copy_inputs(cmd, workdir)
+            absent_inputs = [f for f in inputs(cmd)
+                             if "*" not in f and not os.path.exists(os.path.join(workdir, f))]
+            if absent_inputs:
+                report("SKIP", where, cmd,
+                       f"needs {absent_inputs[0]}, which no command above finished making")
+                continue
             shell = CARGO_RUN.sub(lambda r: shlex.quote(os.path.join(bindir, r.group(2))), cmd)
             bg = shell.rstrip().endswith("&") and not shell.rstrip().endswith("&&")
             if bg:
                 shell = shell.rstrip()[:-1]
-            copy_inputs(cmd, workdir)
             marker = "PLY_DOCS_CHECK=" + uuid.uuid4().hex
             env["PLY_DOCS_CHECK"] = marker.split("=", 1)[1]
             err_path = os.path.join(workdir, f".stderr-{line}")
@@ -286,6 +320,12 @@ try:
                 elapsed = time.time() - started
                 stop(proc, marker.encode())
             status, detail = outcome(proc, err_path, timed_out, elapsed)
+            if timed_out and status == "PASS":
+                unfinished.update(outputs(cmd))
+            waited = [f for f in unfinished if f in detail or (unfinished and "*" in cmd)]
+            if status == "FAIL" and waited:
+                status = "SKIP"
+                detail = f"needs {waited[0]}, which a command above was still writing at the time limit"
             report(status, where, cmd, detail)
         end_block()
 finally:

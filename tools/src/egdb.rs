@@ -4,12 +4,13 @@
 //! `egdb verify` checks sampled positions move by move.
 //!
 //! A game gets the command by registering its index ([`crate::registry::GameEntry::endgame`]);
-//! the engines then take `egdb=on|off|DIR` in their spec. [`crate::cli::egdb_main`] is the whole program
+//! the engines then take `egdb=on|off|DIR` in their spec, and find the tables through
+//! [`crate::agents::tables`]. [`crate::cli::egdb_main`] is the whole program
 //! over a registry.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -17,12 +18,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply::endgame::{
     build, default_dir, read_table_header, BuildEvent, EndgameIndex, SliceStats, Tables, Verdict,
 };
-use ply::eval::Evaluator;
-use ply::{Game, MoveList, Notation, Player, Solved, SolverBudget};
+use ply::{MoveList, Notation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::error::ToolResult;
+use crate::error::{ToolError, ToolResult};
 use crate::units::{hms, si};
 
 /// What `egdb` does.
@@ -78,8 +78,7 @@ impl EgdbArgs {
         self.dir
             .clone()
             .or_else(default_dir)
-            .ok_or_else(|| "no directory: give --dir, or set PLY_EGDB or HOME".to_string())
-            .map_err(crate::error::ToolError::from)
+            .ok_or_else(|| ToolError::input("no directory: give --dir, or set PLY_EGDB or HOME"))
     }
 }
 
@@ -92,20 +91,20 @@ pub fn run<G: EndgameIndex + Notation>(
     game: &G,
     args: &EgdbArgs,
     out: &mut dyn Write,
-) -> crate::error::ToolResult<()> {
+) -> ToolResult<()> {
     let dir = args.dir()?;
-    let w = |e: std::io::Error| e.to_string();
+    let w = |e: std::io::Error| ToolError::output(&e);
     match &args.command {
         EgdbCommand::Build { pieces, threads } => {
             Ok(run_build(game, *pieces, *threads, &dir, out)?)
         }
         EgdbCommand::Info => Ok(info(game, &dir, out)?),
         EgdbCommand::Probe { position } => {
-            let tables = Tables::open(game, &dir).map_err(|e| e.to_string())?;
-            let state = game.parse_state(position).map_err(|e| format!("bad position: {e}"))?;
-            writeln!(out, "{}", probe_report(game, &tables, &state)?)
-                .map_err(w)
-                .map_err(crate::error::ToolError::from)
+            let tables = Tables::open(game, &dir)?;
+            let state = game
+                .parse_state(position)
+                .map_err(|e| ToolError::Input(format!("bad position: {e}")))?;
+            writeln!(out, "{}", probe_report(game, &tables, &state)?).map_err(w)
         }
         EgdbCommand::Verify { samples, seed } => Ok(verify(game, &dir, *samples, *seed, out)?),
     }
@@ -117,12 +116,12 @@ fn run_build<G: EndgameIndex + Notation>(
     threads: usize,
     dir: &Path,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> ToolResult<()> {
     if pieces == 0 {
-        return Err("--pieces must be at least 1".into());
+        return Err(ToolError::input("--pieces must be at least 1"));
     }
     if threads == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(ToolError::input("--threads must be at least 1"));
     }
     let started = Instant::now();
     let bar = Mutex::new(None::<ProgressBar>);
@@ -156,7 +155,7 @@ fn run_build<G: EndgameIndex + Notation>(
             }
         }
     };
-    let summary = build(game, pieces, dir, threads, &report).map_err(|e| e.to_string())?;
+    let summary = build(game, pieces, dir, threads, &report).map_err(ToolError::input)?;
     if let Some(b) = bar.lock().ok().and_then(|mut b| b.take()) {
         b.finish_and_clear();
     }
@@ -174,7 +173,7 @@ fn run_build<G: EndgameIndex + Notation>(
         bytes(summary.bytes),
         hms(started.elapsed())
     )
-    .map_err(|e| e.to_string())
+    .map_err(ToolError::input)
 }
 
 fn progress_bar(len: u64) -> ProgressBar {
@@ -208,9 +207,9 @@ fn bytes(n: u64) -> String {
     format!("{}B", si(n as f64))
 }
 
-fn info<G: EndgameIndex>(game: &G, dir: &Path, out: &mut dyn Write) -> Result<(), String> {
-    let tables = Tables::open(game, dir).map_err(|e| e.to_string())?;
-    let w = |e: std::io::Error| e.to_string();
+fn info<G: EndgameIndex>(game: &G, dir: &Path, out: &mut dyn Write) -> ToolResult<()> {
+    let tables = Tables::open(game, dir)?;
+    let w = |e: std::io::Error| ToolError::output(&e);
     writeln!(
         out,
         "{}: every position with up to {} pieces",
@@ -226,7 +225,7 @@ fn info<G: EndgameIndex>(game: &G, dir: &Path, out: &mut dyn Write) -> Result<()
         let fewer = if pieces == 1 { Vec::new() } else { game.slices(pieces - 1) };
         for slice in game.slices(pieces).into_iter().filter(|s| !fewer.contains(s)) {
             let path = tables.dir().join(format!("{}.egdb", game.slice_name(slice)));
-            let header = read_table_header(&path).map_err(|e| e.to_string())?;
+            let header = read_table_header(&path)?;
             disk += std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             level.add(&header.stats);
             slices += 1;
@@ -259,13 +258,13 @@ pub(crate) fn probe_report<G: EndgameIndex + Notation>(
     game: &G,
     tables: &Tables<G::Slice>,
     state: &G::State,
-) -> crate::error::ToolResult<String> {
+) -> ToolResult<String> {
     let verdict = tables.probe(game, state).ok_or_else(|| {
-        format!(
+        ToolError::Input(format!(
             "{} pieces: the tables hold positions with up to {}",
             game.pieces(state),
             tables.pieces()
-        )
+        ))
     })?;
     let mover = game.to_move(state);
     let mut text = format!("{}\nthe side to move: {verdict}", game.format_state(state));
@@ -306,9 +305,9 @@ fn verify<G: EndgameIndex + Notation>(
     samples: u64,
     seed: u64,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let tables = Tables::open(game, dir).map_err(|e| e.to_string())?;
-    tables.load_all().map_err(|e| e.to_string())?;
+) -> ToolResult<()> {
+    let tables = Tables::open(game, dir).map_err(ToolError::input)?;
+    tables.load_all().map_err(ToolError::input)?;
     let slices = game.slices(tables.pieces());
     let sizes: Vec<u64> = slices.iter().map(|&s| game.slice_size(s)).collect();
     let total: u64 = sizes.iter().sum();
@@ -328,141 +327,15 @@ fn verify<G: EndgameIndex + Notation>(
         let stored = tables.probe(game, &state);
         let implied = tables.implied(game, &state);
         if stored != implied {
-            return Err(format!(
+            return Err(ToolError::Input(format!(
                 "{}: the tables say {}, its moves say {}",
                 game.format_state(&state),
                 stored.map_or("nothing".into(), |v| v.to_string()),
                 implied.map_or("nothing".into(), |v| v.to_string())
-            ));
+            )));
         }
         checked += 1;
     }
     writeln!(out, "{checked} positions checked move by move: every verdict agrees with its moves")
-        .map_err(|e| e.to_string())
-}
-
-/// A game's endgame tables as an agent kit keeps them, type-erased: what answers the
-/// searches ([`WithSolver`]) and the terminal.
-pub trait TableSource<G: Game>: Send + Sync {
-    /// The tables' verdict on `state`, as far as the draw rules let it stand
-    /// ([`Tables::solve`]).
-    fn solve(&self, game: &G, state: &G::State) -> Option<Solved>;
-
-    /// What the tables hold, for a program's first lines (`None` when there are none).
-    fn describe(&self, game: &G) -> Option<String>;
-}
-
-/// A shared [`TableSource`].
-pub type Solver<G> = Arc<dyn TableSource<G>>;
-
-/// `text` cut to 300 characters: a damaged file's text in a message stays readable.
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(300) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
-    }
-}
-
-/// A game's tables in a directory, opened on the first question with the game it is asked
-/// about (and nothing ever after when the directory holds no tables of that game).
-pub struct LazyTables<G: EndgameIndex> {
-    dir: PathBuf,
-    /// The tables; `Err(None)` when the directory holds none of this game, `Err(Some(why))`
-    /// when they are there but do not read.
-    tables: OnceLock<Result<Tables<G::Slice>, Option<String>>>,
-}
-
-impl<G: EndgameIndex> LazyTables<G> {
-    /// The tables in `dir`, not opened yet.
-    pub fn new(dir: &Path) -> LazyTables<G> {
-        LazyTables { dir: dir.to_path_buf(), tables: OnceLock::new() }
-    }
-
-    /// Opens the tables once. A directory without tables of this game is silence; tables that
-    /// are there but do not read (damaged, or of an older format) are said once on stderr
-    /// and by [`TableSource::describe`], and the search goes on without them.
-    fn open(&self, game: &G) -> &Result<Tables<G::Slice>, Option<String>> {
-        self.tables.get_or_init(|| match Tables::open(game, &self.dir) {
-            Ok(tables) => Ok(tables),
-            Err(ply::endgame::TableFileError::NotFound { .. }) => Err(None),
-            Err(e) => {
-                let why = shorten(&e.to_string());
-                eprintln!("warning: endgame tables not used: {why}");
-                Err(Some(why))
-            }
-        })
-    }
-}
-
-impl<G: EndgameIndex> TableSource<G> for LazyTables<G> {
-    #[inline]
-    fn solve(&self, game: &G, state: &G::State) -> Option<Solved> {
-        self.open(game).as_ref().ok()?.solve(game, state).map(Solved::from)
-    }
-
-    fn describe(&self, game: &G) -> Option<String> {
-        match self.open(game) {
-            Ok(t) => Some(format!(
-                "endgame tables: every position with up to {} pieces ({})",
-                t.pieces(),
-                t.dir().display()
-            )),
-            Err(Some(why)) => Some(format!("endgame tables not used: {why}")),
-            Err(None) => None,
-        }
-    }
-}
-
-/// [`LazyTables`] in `dir`, shared.
-pub fn lazy_solver<G: EndgameIndex + 'static>(dir: &Path) -> Solver<G> {
-    Arc::new(LazyTables::<G>::new(dir))
-}
-
-/// An evaluation with an optional exact solver ([`Evaluator::solve`]): the evaluation every
-/// registered search runs with, the solver being the game's endgame tables when the agent
-/// uses them.
-pub struct WithSolver<E, G: Game> {
-    inner: E,
-    solver: Option<Solver<G>>,
-}
-
-impl<E, G: Game> WithSolver<E, G> {
-    /// `inner`, with `solver` answering the positions it knows.
-    pub fn new(inner: E, solver: Option<Solver<G>>) -> WithSolver<E, G> {
-        WithSolver { inner, solver }
-    }
-}
-
-impl<E: Clone, G: Game> Clone for WithSolver<E, G> {
-    fn clone(&self) -> Self {
-        WithSolver { inner: self.inner.clone(), solver: self.solver.clone() }
-    }
-}
-
-impl<E: Evaluator<G>, G: Game + 'static> Evaluator<G> for WithSolver<E, G> {
-    #[inline]
-    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> G::Score {
-        self.inner.evaluate(game, state, player)
-    }
-
-    #[inline]
-    fn solve(
-        &self,
-        game: &G,
-        state: &G::State,
-        alpha: i32,
-        beta: i32,
-        budget: &mut SolverBudget<'_>,
-    ) -> Option<Solved> {
-        let own = self.inner.solve(game, state, alpha, beta, budget);
-        match &self.solver {
-            Some(tables) => own.or_else(|| tables.solve(game, state)),
-            None => own,
-        }
-    }
-
-    #[inline]
-    fn worth_caching(&self) -> bool {
-        self.inner.worth_caching()
-    }
+        .map_err(ToolError::input)
 }

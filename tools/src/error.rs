@@ -162,32 +162,24 @@ impl ToolError {
 /// The result of the tools' functions.
 pub type ToolResult<T> = Result<T, ToolError>;
 
+/// An endgame table that cannot be read: a file error, unless no table is there at all
+/// (which is the input's: the tables to build first).
+impl From<ply::endgame::TableFileError> for ToolError {
+    fn from(e: ply::endgame::TableFileError) -> ToolError {
+        use ply::endgame::TableFileError as T;
+        match &e {
+            T::Io { path, .. } | T::Corrupt { path, .. } | T::OldFormat { path } => {
+                ToolError::file(path, &e)
+            }
+            T::NotFound { .. } => ToolError::input(e),
+        }
+    }
+}
+
 /// A file the bounded reader could not read.
 impl From<ply::files::FileError> for ToolError {
     fn from(e: ply::files::FileError) -> ToolError {
         ToolError::file(e.path(), &e)
-    }
-}
-
-/// A message of the tools' internal helpers, which speak in text, as an
-/// [`ToolError::Input`].
-impl From<String> for ToolError {
-    fn from(message: String) -> ToolError {
-        ToolError::Input(message)
-    }
-}
-
-/// The message of a [`ToolError`], for code that reports errors as text.
-impl From<ToolError> for String {
-    fn from(e: ToolError) -> String {
-        e.to_string()
-    }
-}
-
-/// A message of the tools' internal helpers as an [`ToolError::Input`].
-impl From<&str> for ToolError {
-    fn from(message: &str) -> ToolError {
-        ToolError::Input(message.to_string())
     }
 }
 

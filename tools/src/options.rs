@@ -78,6 +78,9 @@ pub struct GameInfo {
     /// (a rule set whose search measured better with other options): rules, engine, batch
     /// engine.
     pub rules_engines: Vec<(String, String, String)>,
+    /// True when the game has an endgame index: `egdb` builds its tables and searches take
+    /// `egdb=` ([`crate::registry::GameEntry::endgame`]).
+    pub endgame_tables: bool,
 }
 
 impl GameInfo {

@@ -26,7 +26,7 @@ use ply::eval::{Evaluator, Features, LinearEval, Weights};
 use ply::pack::PackState;
 use ply::Game;
 
-use crate::error::ToolResult;
+use crate::error::{ToolError, ToolResult};
 use crate::spec::AgentSpec;
 use crate::tune::data::StateCodec;
 
@@ -135,6 +135,7 @@ impl<G: ToolGame> GameEntry<G> {
                 engine: "alphabeta:time=1s".to_string(),
                 batch_engine: "alphabeta:time=50ms".to_string(),
                 rules_engines: Vec::new(),
+                endgame_tables: false,
             },
             build,
             fit: Vec::new(),
@@ -154,11 +155,11 @@ impl<G: ToolGame> GameEntry<G> {
         let (build, options) = (self.build.clone(), options.clone());
         let name = self.info.name.clone();
         Arc::new(move |text| {
-            let game = build(&options).map_err(|e| e.to_string())?;
-            let book = Book::parse(&game, text).map_err(|e| e.to_string())?;
+            let game = build(&options)?;
+            let book = Book::parse(&game, text).map_err(ToolError::input)?;
             match book.header_value("game") {
                 Some(other) if other != name => {
-                    Err(format!("a book of {other}, not of {name}").into())
+                    Err(ToolError::Input(format!("a book of {other}, not of {name}")))
                 }
                 _ => Ok(book),
             }
@@ -246,7 +247,9 @@ impl<G: ToolGame> GameEntry<G> {
     where
         G: ply::endgame::EndgameIndex,
     {
-        self.kit.endgame = Some(Arc::new(|dir: &Path| crate::egdb::lazy_solver::<G>(dir)));
+        self.info.endgame_tables = true;
+        self.kit.endgame =
+            Some(Arc::new(|dir: &Path| crate::agents::tables::lazy_solver::<G>(dir)));
         self.egdb = Some(Arc::new(
             |game: &G, args: &crate::egdb::EgdbArgs, out: &mut dyn std::io::Write| {
                 crate::egdb::run(game, args, out)
@@ -442,7 +445,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
     }
 
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()> {
-        let game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options)?;
         crate::perft::run(&game, args)
     }
 
@@ -480,24 +483,18 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
     }
 
     fn check_spec(&self, options: &GameOptions, spec: &AgentSpec) -> ToolResult<()> {
-        let game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options)?;
         let kit = self.kit_for(&game, options);
-        kit.book_for(spec).map_err(|e| e.to_string())?;
-        if spec.algorithm.is_external() {
-            spec.build_external(&kit)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-                .map_err(crate::error::ToolError::from)
-        } else {
-            kit.build(spec, 0)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-                .map_err(crate::error::ToolError::from)
+        kit.book_for(spec)?;
+        match spec.algorithm.is_external() {
+            true => spec.build_external(&kit).map(|_| ())?,
+            false => kit.build(spec, 0).map(|_| ())?,
         }
+        Ok(())
     }
 
     fn tune(&self, options: &GameOptions, command: &crate::tune::TuneCommand) -> ToolResult<()> {
-        let game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options)?;
         let name = format!("{} {}", self.info.name, options.to_args());
         match command {
             crate::tune::TuneCommand::Generate(args) => {
@@ -511,30 +508,31 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             }
             crate::tune::TuneCommand::Train(args) => match &self.trainer {
                 Some(train) => train(&game, self.codec, args),
-                None => Err(format!("{} lists no network inputs to train", self.info.name).into()),
+                None => Err(ToolError::Input(format!(
+                    "{} lists no network inputs to train",
+                    self.info.name
+                ))),
             },
             crate::tune::TuneCommand::Fit(args) => {
                 let wanted = args.features.as_deref().unwrap_or(LEARNED_FEATURES);
                 match self.fit.iter().find(|(n, _)| n == wanted) {
                     Some((_, fit)) => fit(&game, self.codec, args),
-                    None if self.fit.is_empty() => Err(format!(
+                    None if self.fit.is_empty() => Err(ToolError::Input(format!(
                         "{} lists no evaluation features to fit (GameEntry::features)",
                         self.info.name
-                    )
-                    .into()),
-                    None => Err(format!(
+                    ))),
+                    None => Err(ToolError::Input(format!(
                         "{} has no feature set {wanted:?}; it lists {}",
                         self.info.name,
                         self.fit.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
-                    )
-                    .into()),
+                    ))),
                 }
             }
         }
     }
 
     fn book(&self, options: &GameOptions, command: &crate::book::BookCommand) -> ToolResult<()> {
-        let game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options)?;
         let kit = self.kit_for(&game, options);
         crate::book::run(&game, &kit, &self.info, options, command)
     }
@@ -545,14 +543,13 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         args: &crate::egdb::EgdbArgs,
         out: &mut dyn std::io::Write,
     ) -> ToolResult<()> {
-        let game = self.build(options).map_err(|e| e.to_string())?;
+        let game = self.build(options)?;
         match &self.egdb {
             Some(run) => run(&game, args, out),
-            None => Err(format!(
+            None => Err(ToolError::Input(format!(
                 "{} has no endgame index (GameEntry::endgame): no endgame tables",
                 self.info.name
-            )
-            .into()),
+            ))),
         }
     }
 }
@@ -609,8 +606,14 @@ impl Registry {
 
     /// The list of games and their options, for `--help`.
     pub fn help(&self) -> String {
+        self.help_where(|_| true)
+    }
+
+    /// [`Registry::help`] for the games `keep` lets through (a tool that only some games
+    /// have, such as `egdb`).
+    pub fn help_where(&self, keep: impl Fn(&GameInfo) -> bool) -> String {
         let mut out = String::from("Games:\n");
-        for g in self.games() {
+        for g in self.games().filter(|g| keep(g.info())) {
             let i = g.info();
             let _ =
                 writeln!(out, "  {:<24} {}\n  {:<24}   {}", i.name, i.summary, "", i.options_help);

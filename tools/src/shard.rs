@@ -2,6 +2,7 @@
 //! modulo `N`, so that a job array of N tasks (Slurm `--array=1-N`, a Kubernetes indexed
 //! job) covers the run once; a merge step combines the files.
 
+use crate::error::{ToolError, ToolResult};
 /// Reads `K/N` with `1 <= K <= N`.
 ///
 /// ```
@@ -13,11 +14,13 @@
 ///
 /// # Errors
 /// A message for anything else.
-pub fn parse_shard(text: &str) -> crate::error::ToolResult<(usize, usize)> {
+pub fn parse_shard(text: &str) -> ToolResult<(usize, usize)> {
     let parsed = text.split_once('/').and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)));
     match parsed {
         Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
-        _ => Err(format!("expected K/N with 1 <= K <= N, such as 3/8; got {text:?}").into()),
+        _ => Err(ToolError::Input(format!(
+            "expected K/N with 1 <= K <= N, such as 3/8; got {text:?}"
+        ))),
     }
 }
 

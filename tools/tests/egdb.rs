@@ -8,6 +8,7 @@ use ply::games::TicTacToe;
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, Solved};
 use ply_tools::egdb::{run, EgdbArgs};
+use ply_tools::error::ToolError;
 use ply_tools::registry::{GameEntry, GameOptions, Registry};
 use ply_tools::spec::{AgentSpec, SpecError};
 
@@ -17,10 +18,10 @@ struct Cli {
     egdb: EgdbArgs,
 }
 
-fn egdb(dir: &std::path::Path, args: &[&str]) -> Result<String, String> {
+fn egdb(dir: &std::path::Path, args: &[&str]) -> Result<String, ToolError> {
     let mut argv = vec!["egdb", "--dir", dir.to_str().unwrap()];
     argv.extend_from_slice(args);
-    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let cli = Cli::try_parse_from(argv).map_err(ToolError::input)?;
     let mut out = Vec::new();
     run(&TicTacToe, &cli.egdb, &mut out)?;
     Ok(String::from_utf8(out).unwrap())
@@ -49,26 +50,68 @@ fn the_command_builds_lists_probes_and_verifies() {
     let verify = egdb(&dir, &["verify", "--samples", "2000"]).unwrap();
     assert!(verify.contains("2000 positions checked"), "{verify}");
     // Bad input: a position that does not read, a directory without tables, no pieces.
-    let e = egdb(&dir, &["probe", "xxxx"]).unwrap_err();
+    let e = egdb(&dir, &["probe", "xxxx"]).unwrap_err().to_string();
     assert!(e.contains("bad position"), "{e}");
-    let e = egdb(&temp("empty"), &["info"]).unwrap_err();
+    let e = egdb(&temp("empty"), &["info"]).unwrap_err().to_string();
     assert!(e.contains("no endgame tables of tictactoe"), "{e}");
-    let e = egdb(&dir, &["build", "--pieces", "0"]).unwrap_err();
+    let e = egdb(&dir, &["build", "--pieces", "0"]).unwrap_err().to_string();
     assert!(e.contains("at least 1"), "{e}");
     // A damaged file is reported by verify, with its name.
     let file = dir.join("tictactoe").join("empty5.egdb");
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
-    let e = egdb(&dir, &["verify"]).unwrap_err();
+    let e = egdb(&dir, &["verify"]).unwrap_err().to_string();
     assert!(e.contains("empty5.egdb") && e.contains("cut short"), "{e}");
     // One changed byte in the data: an error naming the file, never other verdicts.
     let mut damaged = bytes.clone();
     let at = bytes.len() - 3;
     damaged[at] ^= 0x40;
     std::fs::write(&file, &damaged).unwrap();
-    let e = egdb(&dir, &["verify"]).unwrap_err();
+    let e = egdb(&dir, &["verify"]).unwrap_err().to_string();
     assert!(e.contains("empty5.egdb") && e.contains("damaged"), "{e}");
+    // A flipped bit anywhere in the compressed data: a short message, never the decoder's
+    // whole output.
+    let data = bytes.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    for at in (data..bytes.len()).step_by(7) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        std::fs::write(&file, &flipped).unwrap();
+        if let Err(e) = egdb(&dir, &["verify"]) {
+            let e = e.to_string();
+            assert!(
+                e.len() < 400 && e.contains("empty5.egdb"),
+                "byte {at}: {} bytes: {e}",
+                e.len()
+            );
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The tables line a program prints names the tables its engines use: those of their
+/// `egdb=DIR`, none for `egdb=off`, for an agent that does not search with them, or for a
+/// directory without tables.
+#[test]
+fn the_tables_line_names_the_tables_the_engines_use() {
+    let dir = temp("banner");
+    egdb(&dir, &["build", "--pieces", "9"]).unwrap();
+    let entry = GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)).endgame();
+    let with = format!("alphabeta:depth=2,egdb={}", dir.display());
+    let described = |specs: &[&str]| {
+        let specs: Vec<AgentSpec> = specs.iter().map(|t| t.parse().unwrap()).collect();
+        entry.kit.tables_description(&TicTacToe, &specs)
+    };
+    let line = described(&[&with, "random"]).expect("a tables line");
+    assert!(line.contains("up to 9 pieces") && line.contains(&dir.display().to_string()), "{line}");
+    assert_eq!(described(&[&with, &with]).unwrap().lines().count(), 1, "each directory once");
+    assert_eq!(described(&["alphabeta:depth=2,egdb=off", "random"]), None);
+    assert_eq!(described(&["mcts:iters=10"]), None);
+    assert_eq!(described(&[]), None);
+    let empty = temp("banner-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_eq!(described(&[&format!("alphabeta:egdb={}", empty.display())]), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
 }
 
 #[test]

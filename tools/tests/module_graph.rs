@@ -1,10 +1,14 @@
-//! The tools' modules import each other without a cycle: the registry and the program layer
-//! sit on top of the tools, never the other way round.
+//! The shape of the tools crate, read from its sources:
 //!
-//! The check reads the sources: every `crate::...` and `super::...` path outside comments and
-//! test modules is an edge from the module of the file to the deepest module the path names.
-//! A module importing its own descendants (`pub use child::Item`) is part of the same unit and
-//! is not counted.
+//! - its top-level modules (each with everything under it) import each other without a cycle,
+//!   and only downwards through the layers of [`LAYERS`], which name every module: the
+//!   programs on top, then the web board, the registry, the tools, the agents, the engines
+//!   and the base;
+//! - no function of the tools or the core, public or private, returns `Result<_, String>`:
+//!   errors are typed ([`ply_tools::error::ToolError`] and the errors of each module).
+//!
+//! The graph reads every `crate::...` and `super::...` path outside comments and test
+//! modules as an edge from the module of the file to the module the path names.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -191,26 +195,150 @@ fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.found
 }
 
+/// The tools' layers, top first: a module imports modules of its own layer or of the
+/// layers below, never above.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("programs", &["cli"]),
+    ("front ends", &["web"]),
+    ("registry", &["registry"]),
+    ("tools", &["dynamic", "play", "arena", "perft", "tune", "egdb", "book", "bench"]),
+    ("agents", &["agents"]),
+    ("engines", &["engines"]),
+    ("base", &["spec", "options", "error", "files", "shard", "units"]),
+];
+
+/// The graph of the top-level modules: each module with all its submodules.
+fn top_level(edges: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| m.split("::").next().unwrap_or("").to_string();
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, targets) in edges {
+        let from = top(from);
+        if from.is_empty() {
+            continue;
+        }
+        let entry = out.entry(from.clone()).or_default();
+        for to in targets {
+            let to = top(to);
+            if !to.is_empty() && to != from {
+                entry.insert(to);
+            }
+        }
+    }
+    out
+}
+
+/// The layer of `module` (0 on top), if [`LAYERS`] names it.
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|(_, modules)| modules.contains(&module))
+}
+
 #[test]
-fn the_tools_modules_import_each_other_without_a_cycle() {
+fn the_top_level_modules_import_only_downwards_without_a_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let edges = graph(&src);
+    let edges = top_level(&graph(&src));
+    let unplaced: Vec<&String> = edges.keys().filter(|m| layer(m).is_none()).collect();
+    assert!(unplaced.is_empty(), "modules in no layer of LAYERS: {unplaced:?}");
+    let mut upwards = Vec::new();
+    for (from, targets) in &edges {
+        for to in targets {
+            if layer(to) < layer(from) {
+                let name = |m: &str| LAYERS[layer(m).unwrap()].0;
+                upwards.push(format!("{from} ({}) imports {to} ({})", name(from), name(to)));
+            }
+        }
+    }
+    assert!(upwards.is_empty(), "imports that go up a layer:\n{}", upwards.join("\n"));
     let found = cycles(&edges);
-    let shown: Vec<String> = found
-        .iter()
-        .map(|c| {
-            let lines: Vec<String> = c
-                .iter()
-                .map(|m| {
-                    let inside: Vec<&str> =
-                        edges[m].iter().filter(|t| c.contains(t)).map(String::as_str).collect();
-                    format!("  {m} -> {}", inside.join(", "))
-                })
-                .collect();
-            lines.join("\n")
-        })
-        .collect();
-    assert!(found.is_empty(), "import cycles among the tools' modules:\n{}", shown.join("\n\n"));
+    assert!(found.is_empty(), "import cycles among the top-level modules: {found:?}");
+}
+
+/// `line` with the text of its string literals taken out (`"..."` becomes `""`).
+fn without_strings(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '"' {
+            while let Some(d) = chars.next() {
+                match d {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => {
+                        out.push('"');
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every `Result<..., String>` in the code (comments and strings aside) of the `.rs` files
+/// under `dir`, as `file:line`.
+fn string_errors(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let code = without_strings(line.split("//").next().unwrap_or(""));
+                let mut rest = code.as_str();
+                while let Some(at) = rest.find("Result<") {
+                    let tail = &rest[at + "Result<".len()..];
+                    // The end of the generic list: the `>` that closes `Result<`.
+                    let mut depth = 1;
+                    let end = tail.char_indices().find_map(|(k, c)| {
+                        match c {
+                            '<' => depth += 1,
+                            '>' => depth -= 1,
+                            _ => {}
+                        }
+                        (depth == 0).then_some(k)
+                    });
+                    let Some(end) = end else { break };
+                    if tail[..end].trim_end().ends_with(", String") {
+                        found.push(format!("{}:{}", path.display(), i + 1));
+                    }
+                    rest = &tail[end..];
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn no_function_of_the_tools_or_the_core_returns_string_errors() {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let core = tools.parent().unwrap().join("core");
+    let mut found = Vec::new();
+    for dir in [tools.join("src"), tools.join("tests"), core.join("src"), core.join("tests")] {
+        found.extend(string_errors(&dir));
+    }
+    assert!(found.is_empty(), "Result<_, String> (make the error a type):\n{}", found.join("\n"));
+    // The check finds one where there is one.
+    let dir = std::env::temp_dir().join(format!("ply-shape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("x.rs"),
+        "fn a() -> Result<Vec<u8>, String> {}\n// Result<(), String>\nfn b() -> Result<(), E> {}\n",
+    )
+    .unwrap();
+    assert_eq!(string_errors(&dir).len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use ply::games::{ConnectFour, TicTacToe};
 use ply::{Game, Notation, Player};
+use ply_tools::error::ToolError;
 use ply_tools::play::{
     play_engines, play_engines_watched, play_terminal, seats_line, wants_color, Ending, PlayArgs,
     Seat, Session, SessionConfig, TerminalConfig, Watch, HELP,
@@ -153,8 +154,8 @@ fn list_shows_the_moves_so_far() {
 fn time_and_depth_change_the_engines_budget() {
     let script = "depth 0\ndepth x\ntime\ntime 0\ntime 20ms\ndepth 1\nb2\nquit\n";
     let (_, moves, out) = play(None, script, vec![human(), engine("alphabeta:time=5s")]);
-    assert!(out.contains("depth: \"0\" is not a depth from 1 to 64"), "{out}");
-    assert!(out.contains("depth: \"x\" is not a depth from 1 to 64"), "{out}");
+    assert!(out.contains("depth: \"0\" is not a depth from 1 to 200"), "{out}");
+    assert!(out.contains("depth: \"x\" is not a depth from 1 to 200"), "{out}");
     assert!(out.contains("time: give a time per move, e.g. time 2s"), "{out}");
     assert!(out.contains("time: a duration such as 100ms, 2s"), "{out}");
     assert!(out.contains("engines now: alphabeta:time=20ms"), "{out}");
@@ -349,9 +350,10 @@ fn color_names_the_humans_side() {
     assert_eq!(side_index("3", &[], 4), Ok(2));
     assert_eq!(
         side_index("red", &names, 2),
-        Err("bad --color \"red\": the sides are black, white, 1 to 2".into())
+        Err(ToolError::input("bad --color \"red\": the sides are black, white, 1 to 2"))
     );
-    assert_eq!(side_index("5", &[], 4), Err("bad --color \"5\": the sides are 1 to 4".into()));
+    let five = Err(ToolError::input("bad --color \"5\": the sides are 1 to 4"));
+    assert_eq!(side_index("5", &[], 4), five);
 }
 
 #[test]

@@ -31,9 +31,8 @@ fn args(games: u64, threads: usize, out: &Path) -> GenerateArgs {
     }
 }
 
-fn run(args: &GenerateArgs) -> Result<(), String> {
+fn run(args: &GenerateArgs) -> Result<(), ply_tools::error::ToolError> {
     generate::run(&TicTacToe, "tictactoe", &AgentKit::default(), StateCodec::packed(), args)
-        .map_err(String::from)
 }
 
 fn blocks(path: &Path) -> Vec<GameBlock> {
@@ -99,10 +98,12 @@ fn generated_games_resume_shard_and_do_not_depend_on_threads() {
     assert_eq!(positions(&blocks(&merged)), positions(&fresh));
     // Bad input is an error, not a panic.
     let mut bad = args(1, 0, &b);
-    assert!(run(&bad).unwrap_err().contains("--threads"));
+    assert!(run(&bad).unwrap_err().to_string().contains("--threads"));
     bad.threads = 1;
     bad.engine = "alphabeta:eval=nosuch".parse().unwrap();
-    assert!(run(&bad).unwrap_err().contains("--engine"));
+    let e = run(&bad).unwrap_err();
+    assert!(e.to_string().contains("unknown evaluation \"nosuch\""), "{e}");
+    assert_eq!(e.kind(), ply_tools::error::ErrorKind::Spec);
     let text = generate::run(
         &game,
         "tictactoe",

@@ -1,5 +1,6 @@
 //! Playing one game between agents, and seeded random openings.
 
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use rand::seq::SliceRandom;
@@ -96,6 +97,12 @@ pub enum ArenaError {
         /// What went wrong.
         source: SearchError,
     },
+    /// The caller stopped the game after `plies` moves (its output went away).
+    #[error("stopped after {plies} moves")]
+    Stopped {
+        /// The moves played.
+        plies: usize,
+    },
 }
 
 /// Plays a game from `start` with `seats[s]` playing seat `s`, until it ends or `max_plies`
@@ -114,7 +121,7 @@ pub fn play_game<G: Game>(
     seats: &mut [Seat<G>],
     max_plies: usize,
 ) -> Result<PlayedGame<G::Move>, ArenaError> {
-    play_game_with(game, start, seats, max_plies, |_| {})
+    play_game_with(game, start, seats, max_plies, |_| ControlFlow::Continue(()))
 }
 
 /// What [`play_game_with`] reports after each move.
@@ -131,7 +138,8 @@ pub struct MovePlayed<'a, G: Game> {
 }
 
 /// [`play_game`], calling `on_move` after every move (a terminal prints it, a GUI shows it):
-/// the one game loop of every program that lets agents play.
+/// the one game loop of every program that lets agents play. `on_move` returns
+/// [`ControlFlow::Break`] to end the game there (a program whose output was closed).
 ///
 /// A seat whose external engine fails ([`SearchError::Engine`]) or whose agent answers an
 /// illegal move loses the game by forfeit, recorded in [`PlayedGame::forfeit`]; the caller
@@ -139,7 +147,8 @@ pub struct MovePlayed<'a, G: Game> {
 ///
 /// # Errors
 /// If an agent cannot play this game or budget at all ([`SearchError::Unsupported`],
-/// [`SearchError::BadBudget`]): a mistake in the set-up, not in one game.
+/// [`SearchError::BadBudget`]): a mistake in the set-up, not in one game;
+/// [`ArenaError::Stopped`] when `on_move` stopped the game.
 ///
 /// # Panics
 /// If `seats.len()` differs from `game.num_players()`.
@@ -148,7 +157,7 @@ pub fn play_game_with<G: Game>(
     start: &G::State,
     seats: &mut [Seat<G>],
     max_plies: usize,
-    mut on_move: impl FnMut(MovePlayed<'_, G>),
+    mut on_move: impl FnMut(MovePlayed<'_, G>) -> ControlFlow<()>,
 ) -> Result<PlayedGame<G::Move>, ArenaError> {
     assert_eq!(seats.len(), game.num_players(), "one seat per player");
     for seat in seats.iter_mut() {
@@ -195,7 +204,9 @@ pub fn play_game_with<G: Game>(
             seat.agent.observe(game, &before, report.best_move);
         }
         let ply = record.moves().len() - 1;
-        on_move(MovePlayed { ply, seat: s, before: &before, report: &report });
+        if on_move(MovePlayed { ply, seat: s, before: &before, report: &report }).is_break() {
+            return Err(ArenaError::Stopped { plies: ply + 1 });
+        }
     }
     let outcome = match &forfeit {
         Some(f) => forfeited(f.seat, seats.len()),

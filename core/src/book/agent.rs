@@ -123,6 +123,10 @@ impl<G: Game, A: Agent<G>> Agent<G> for BookAgent<G, A> {
         self.inner.choose(game, position, budget)
     }
 
+    fn ready(&mut self) -> Result<(), SearchError> {
+        self.inner.ready()
+    }
+
     fn observe(&mut self, game: &G, state_before: &G::State, mv: G::Move) {
         self.inner.observe(game, state_before, mv);
     }

@@ -217,8 +217,11 @@ fn read(path: &Path, values: bool) -> Result<TableFile, TableFileError> {
             )));
         }
         let limit = usize::try_from(table.indices).map_err(|_| corrupt("too large".into()))?;
-        table.values = miniz_oxide::inflate::decompress_to_vec_with_limit(data, limit)
-            .map_err(|e| corrupt(format!("damaged data: {e:?}")))?;
+        table.values =
+            miniz_oxide::inflate::decompress_to_vec_with_limit(data, limit).map_err(|e| {
+                let decoded = e.output.len();
+                corrupt(format!("damaged data ({:?} after {decoded} values)", e.status))
+            })?;
         if table.values.len() as u64 != table.indices {
             return Err(corrupt(format!(
                 "{} values where the header says {}: the file is damaged",

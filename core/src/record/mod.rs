@@ -257,7 +257,7 @@ pub fn read_text<G: Notation + ?Sized>(
     game: &G,
     text: &str,
 ) -> Result<(G::State, Vec<G::Move>), ReadRecordError> {
-    read_text_with(game, text, |state, text| parse_move(game, state, text))
+    read_text_with(game, text, |state, text| game.parse_move(state, text))
 }
 
 /// [`read_text`] with the moves read by `read_move` (for a game that accepts forms its
@@ -265,14 +265,15 @@ pub fn read_text<G: Notation + ?Sized>(
 ///
 /// # Errors
 /// The first line whose position or move cannot be read or played.
-pub fn read_text_with<G, F>(
+pub fn read_text_with<G, F, E>(
     game: &G,
     text: &str,
     read_move: F,
 ) -> Result<(G::State, Vec<G::Move>), ReadRecordError>
 where
     G: Notation + ?Sized,
-    F: FnMut(&G::State, &str) -> Result<G::Move, String>,
+    F: FnMut(&G::State, &str) -> Result<G::Move, E>,
+    E: std::fmt::Display,
 {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
@@ -318,7 +319,7 @@ pub fn replay<G: Notation + ?Sized>(
     start: &G::State,
     moves: &[WrittenMove],
 ) -> Result<Vec<G::Move>, ReadRecordError> {
-    replay_with(game, start, moves, |state, text| parse_move(game, state, text))
+    replay_with(game, start, moves, |state, text| game.parse_move(state, text))
 }
 
 /// [`replay`] with the moves read by `read_move`, which gets the position before the move
@@ -326,7 +327,7 @@ pub fn replay<G: Notation + ?Sized>(
 ///
 /// # Errors
 /// The first move that cannot be read or played.
-pub fn replay_with<G, F>(
+pub fn replay_with<G, F, E>(
     game: &G,
     start: &G::State,
     moves: &[WrittenMove],
@@ -334,7 +335,8 @@ pub fn replay_with<G, F>(
 ) -> Result<Vec<G::Move>, ReadRecordError>
 where
     G: Notation + ?Sized,
-    F: FnMut(&G::State, &str) -> Result<G::Move, String>,
+    F: FnMut(&G::State, &str) -> Result<G::Move, E>,
+    E: std::fmt::Display,
 {
     let mut record = Record::new(game, start.clone());
     let mut number = 1;
@@ -350,7 +352,7 @@ where
         if record.outcome().is_some() {
             return Err(err(format!("{text}: {}", PlayError::GameOver)));
         }
-        let mv = read_move(record.state(), text).map_err(&err)?;
+        let mv = read_move(record.state(), text).map_err(|e| err(e.to_string()))?;
         record.play(mv).map_err(|e| err(format!("{text}: {e}")))?;
         played.push(mv);
         if game.to_move(record.state()) == Player::FIRST {
@@ -358,15 +360,6 @@ where
         }
     }
     Ok(played)
-}
-
-/// [`Notation::parse_move`] with the error as text.
-fn parse_move<G: Notation + ?Sized>(
-    game: &G,
-    state: &G::State,
-    text: &str,
-) -> Result<G::Move, String> {
-    game.parse_move(state, text).map_err(|e| e.to_string())
 }
 
 /// Reads the move `text` in `state` and plays it, without the history rules (see [`replay`]
@@ -378,11 +371,12 @@ pub fn play_checked<G: Notation + ?Sized>(
     game: &G,
     state: &mut G::State,
     text: &str,
-) -> Result<G::Move, String> {
+) -> Result<G::Move, PlayError> {
     if game.outcome(state).is_some() {
-        return Err(format!("{text}: {}", PlayError::GameOver));
+        return Err(PlayError::GameOver);
     }
-    let mv = game.parse_move(state, text).map_err(|e| e.to_string())?;
+    let mv =
+        game.parse_move(state, text).map_err(|e| PlayError::IllegalMove(format!("{text}: {e}")))?;
     game.apply(state, mv);
     Ok(mv)
 }

@@ -345,9 +345,7 @@ fn wrap<'a>(units: impl Iterator<Item = &'a str>, width: usize) -> String {
 /// let game = TicTacToe;
 /// let kind = GameType { number: 99, first: 'W', size: 3, standard_size: 3 };
 /// let read = |text: &str| {
-///     pdn::read_game(&game, text, &kind, |_| Ok(()), |s, t| {
-///         ply::Notation::parse_move(&game, s, t).map_err(|e| e.to_string())
-///     })
+///     pdn::read_game(&game, text, &kind, |_| Ok(()), |s, t| ply::Notation::parse_move(&game, s, t))
 /// };
 /// assert_eq!(read("[GameType \"99\"]\n1. b2 a1 *").unwrap().1.len(), 2);
 /// assert_eq!(read("1. b2 a1\n2. b2").unwrap_err().line, 2);
@@ -356,7 +354,7 @@ fn wrap<'a>(units: impl Iterator<Item = &'a str>, width: usize) -> String {
 /// # Errors
 /// An empty text or one without a game, a tag `check` refuses, a bad `FEN`, a move that
 /// cannot be read or played: with its line.
-pub fn read_game<G, C, F>(
+pub fn read_game<G, C, F, E>(
     game: &G,
     text: &str,
     game_type: &GameType,
@@ -366,7 +364,8 @@ pub fn read_game<G, C, F>(
 where
     G: Notation + ?Sized,
     C: FnOnce(&PdnGame) -> Result<(), ReadRecordError>,
-    F: FnMut(&G::State, &str) -> Result<G::Move, String>,
+    F: FnMut(&G::State, &str) -> Result<G::Move, E>,
+    E: std::fmt::Display,
 {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(first_line) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {

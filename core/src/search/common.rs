@@ -15,7 +15,7 @@ use crate::search::{Budget, Deadline, SearchError, Value};
 
 /// The deepest iteration any alpha-beta search starts (the transposition table stores depths
 /// in a byte).
-pub(crate) const MAX_DEPTH: u32 = 200;
+pub use super::MAX_DEPTH;
 
 /// "Infinity" for alpha-beta windows: above every proven score, and safe to negate.
 #[inline]

@@ -58,6 +58,9 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, MoveList};
 
 pub use progress::{Progress, ProgressInfo};
+
+/// The deepest search any algorithm runs, in plies: a depth limit above it is this one.
+pub const MAX_DEPTH: u32 = 200;
 pub use time::{Clock, Deadline};
 
 /// What an agent may spend on one move. Every limit that is set applies; the search stops at
@@ -395,6 +398,16 @@ pub trait Agent<G: Game> {
     /// the agent's memory for the next one (allocating its tables), so that no move's clock
     /// pays for it. Game loops call it before a game's first move.
     fn new_game(&mut self) {}
+
+    /// Makes sure the agent can play at all: an external engine's program is started now, so
+    /// that one that cannot start is an error before a match (with the operating system's
+    /// reason) rather than a forfeit in every game. The default has nothing to do.
+    ///
+    /// # Errors
+    /// [`SearchError::Engine`] with the reason.
+    fn ready(&mut self) -> Result<(), SearchError> {
+        Ok(())
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -420,5 +433,8 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn new_game(&mut self) {
         (**self).new_game()
+    }
+    fn ready(&mut self) -> Result<(), SearchError> {
+        (**self).ready()
     }
 }

@@ -16,6 +16,7 @@ use proptest::test_runner::{
     Config as RunnerConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
 };
 
+use super::CheckFailure;
 use crate::game::{MoveList, Notation};
 use crate::record::{read_text, write_text};
 use crate::zobrist::mix64;
@@ -102,11 +103,13 @@ fn no_panic<T>(what: impl Fn() -> String, f: impl FnOnce() -> T) -> Result<T, Te
         .map_err(|_| TestCaseError::fail(format!("{} panicked", what())))
 }
 
-fn verdict(result: Result<(), TestError<impl Debug>>) -> Result<(), String> {
+fn verdict(result: Result<(), TestError<impl Debug>>) -> Result<(), CheckFailure> {
     match result {
         Ok(()) => Ok(()),
-        Err(TestError::Fail(reason, input)) => Err(format!("{reason}\nminimal input: {input:?}")),
-        Err(TestError::Abort(reason)) => Err(format!("aborted: {reason}")),
+        Err(TestError::Fail(reason, input)) => {
+            Err(CheckFailure(format!("{reason}\nminimal input: {input:?}")))
+        }
+        Err(TestError::Abort(reason)) => Err(CheckFailure(format!("aborted: {reason}"))),
     }
 }
 
@@ -132,7 +135,7 @@ pub fn check_parser<T, E>(
     parse: impl Fn(&str) -> Result<T, E>,
     cases: u32,
     seed: u64,
-) -> Result<(), String>
+) -> Result<(), CheckFailure>
 where
     T: PartialEq + Debug,
     E: Debug,
@@ -141,7 +144,11 @@ where
         let text = format(v);
         match parse(&text) {
             Ok(back) if back == *v => {}
-            other => return Err(format!("{v:?} is written {text:?}, which parses as {other:?}")),
+            other => {
+                return Err(CheckFailure(format!(
+                    "{v:?} is written {text:?}, which parses as {other:?}"
+                )))
+            }
         }
     }
     let round_trip = |text: &str| -> Result<(), TestCaseError> {
@@ -174,10 +181,10 @@ where
 /// "every answer is a line of the protocol").
 ///
 /// ```
-/// use ply::testing::check_reader;
+/// use ply::testing::{check_reader, CheckFailure};
 ///
 /// let read = |line: &str| match line.trim().parse::<i64>() {
-///     Ok(n) if n.checked_mul(2).is_none() => Err(format!("{n} doubles past i64")),
+///     Ok(n) if n.checked_mul(2).is_none() => Err(CheckFailure(format!("{n} doubles past i64"))),
 ///     _ => Ok(()),
 /// };
 /// assert!(check_reader(&["12", "-7"], read, 300, 4).is_ok());
@@ -185,12 +192,12 @@ where
 ///
 /// # Errors
 /// The first failure proptest finds, shrunk, with its input.
-pub fn check_reader(
+pub fn check_reader<E: std::fmt::Display>(
     samples: &[&str],
-    read: impl Fn(&str) -> Result<(), String>,
+    read: impl Fn(&str) -> Result<(), E>,
     cases: u32,
     seed: u64,
-) -> Result<(), String> {
+) -> Result<(), CheckFailure> {
     let one = |text: &str| -> Result<(), TestCaseError> {
         no_panic(|| format!("reading {text:?}"), || read(text))?
             .map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))
@@ -227,7 +234,7 @@ pub fn check_text_formats<G: Notation>(
     cases: u32,
     max_plies: usize,
     seed: u64,
-) -> Result<usize, String> {
+) -> Result<usize, CheckFailure> {
     let tried = std::cell::Cell::new(0usize);
     let strategy =
         (vec(any::<u32>(), 0..=max_plies), mutations(), mutations(), mutations(), any_text());
@@ -331,16 +338,17 @@ mod tests {
     /// A parser that panics on some input is caught, with the input.
     #[test]
     fn a_panicking_parser_fails_with_its_input() {
-        let parse = |t: &str| -> Result<u8, String> {
+        let parse = |t: &str| -> Result<u8, std::num::ParseIntError> {
             if t.contains('!') {
                 panic!("bang");
             }
-            t.parse::<u8>().map_err(|e| e.to_string())
+            t.parse::<u8>()
         };
-        let e = check_parser(&[1u8, 20], |v| v.to_string(), parse, 2_000, 3).unwrap_err();
+        let e = check_parser(&[1u8, 20], |v| v.to_string(), parse, 2_000, 3).unwrap_err().0;
         assert!(e.contains("panicked") && e.contains('!'), "{e}");
         // A formatter whose output does not read back is caught too.
-        let e = check_parser(&[5u8], |v| format!("{v}."), |t| t.parse::<u8>(), 10, 3).unwrap_err();
+        let e = check_parser(&[5u8], |v| format!("{v}."), |t| t.parse::<u8>(), 10, 3);
+        let e = e.unwrap_err().0;
         assert!(e.contains("is written \"5.\""), "{e}");
     }
 }

@@ -16,6 +16,11 @@ pub use conformance::*;
 pub use fuzz::{any_text, check_parser, check_reader, check_text_formats, mutations, Mutation};
 pub use packing::check_packing;
 
+/// A check of the kit that failed: what went wrong, with the (shrunk) input that shows it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckFailure(pub String);
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -89,7 +94,7 @@ pub fn check_zero_sum_evaluation<G, E>(
     max_plies: usize,
     seed: u64,
     bound: i64,
-) -> Result<usize, String>
+) -> Result<usize, CheckFailure>
 where
     G: Game,
     E: crate::eval::Evaluator<G>,
@@ -105,10 +110,10 @@ where
         let second = eval.evaluate(game, state, crate::Player::SECOND);
         let magnitude = first.to_f64().map_or(f64::INFINITY, f64::abs);
         if first != -second || magnitude >= bound as f64 {
-            failure = Some(format!(
+            failure = Some(CheckFailure(format!(
                 "{first:?} for the first player, {second:?} for the second (bound {bound}) at \
                  {state:?}"
-            ));
+            )));
         }
         checked += 1;
     });

@@ -3,6 +3,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::CheckFailure;
 use crate::game::MoveList;
 use crate::pack::PackState;
 
@@ -23,7 +24,11 @@ use crate::pack::PackState;
 ///
 /// # Errors
 /// A description of the first position that does not round-trip.
-pub fn check_packing<G: PackState>(game: &G, games: usize, seed: u64) -> Result<usize, String> {
+pub fn check_packing<G: PackState>(
+    game: &G,
+    games: usize,
+    seed: u64,
+) -> Result<usize, CheckFailure> {
     let len = game.packed_len();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut failure = None;
@@ -36,7 +41,8 @@ pub fn check_packing<G: PackState>(game: &G, games: usize, seed: u64) -> Result<
         }
         game.pack(state, &mut bytes);
         let Some(back) = game.unpack(&bytes) else {
-            failure = Some(format!("{state:?} packs to {bytes:?}, which does not unpack"));
+            failure =
+                Some(CheckFailure(format!("{state:?} packs to {bytes:?}, which does not unpack")));
             return;
         };
         game.pack(&back, &mut again);
@@ -47,7 +53,8 @@ pub fn check_packing<G: PackState>(game: &G, games: usize, seed: u64) -> Result<
         let same_moves =
             game.outcome(state).is_some() || moves.as_slice() == moves_again.as_slice();
         if again != bytes || game.to_move(&back) != game.to_move(state) || !same_moves {
-            failure = Some(format!("{state:?} packs to {bytes:?} and unpacks to {back:?}"));
+            failure =
+                Some(CheckFailure(format!("{state:?} packs to {bytes:?} and unpacks to {back:?}")));
             return;
         }
         let mut flipped = bytes.clone();
@@ -61,7 +68,9 @@ pub fn check_packing<G: PackState>(game: &G, games: usize, seed: u64) -> Result<
                 let mut packed = vec![0u8; len];
                 game.pack(&s, &mut packed);
                 if packed != bad {
-                    failure = Some(format!("{bad:?} unpacks to {s:?}, which packs to {packed:?}"));
+                    failure = Some(CheckFailure(format!(
+                        "{bad:?} unpacks to {s:?}, which packs to {packed:?}"
+                    )));
                     return;
                 }
             }

@@ -1120,12 +1120,30 @@ mod tests {
     /// Checks that `doc` is well-formed XML (one root, balanced and properly nested tags,
     /// quoted and unique attributes, only the predefined and numeric entities, no markup
     /// characters in text or values) and returns its elements in document order.
-    fn parse_xml(doc: &str) -> Result<Vec<Element>, String> {
-        fn check_entities(text: &str) -> Result<(), String> {
+    /// Why a document is not well-formed XML.
+    #[derive(Debug)]
+    struct NotWellFormed(String);
+
+    impl std::fmt::Display for NotWellFormed {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl From<&str> for NotWellFormed {
+        fn from(what: &str) -> NotWellFormed {
+            NotWellFormed(what.to_string())
+        }
+    }
+
+    fn parse_xml(doc: &str) -> Result<Vec<Element>, NotWellFormed> {
+        fn check_entities(text: &str) -> Result<(), NotWellFormed> {
             let mut rest = text;
             while let Some(p) = rest.find('&') {
                 let after = &rest[p + 1..];
-                let end = after.find(';').ok_or_else(|| format!("unterminated & in {text:?}"))?;
+                let end = after
+                    .find(';')
+                    .ok_or_else(|| NotWellFormed(format!("unterminated & in {text:?}")))?;
                 let name = &after[..end];
                 let ok = matches!(name, "amp" | "lt" | "gt" | "quot" | "apos")
                     || name
@@ -1135,12 +1153,12 @@ mod tests {
                         .strip_prefix('#')
                         .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
                 if !ok {
-                    return Err(format!("bad entity &{name}; in {text:?}"));
+                    return Err(NotWellFormed(format!("bad entity &{name}; in {text:?}")));
                 }
                 rest = &after[end + 1..];
             }
             if text.contains('<') {
-                return Err(format!("< in {text:?}"));
+                return Err(NotWellFormed(format!("< in {text:?}")));
             }
             Ok(())
         }
@@ -1162,9 +1180,14 @@ mod tests {
             } else if let Some(body) = rest.strip_prefix("</") {
                 let end = body.find('>').ok_or("unterminated end tag")?;
                 let name = body[..end].trim_end();
-                let open = stack.pop().ok_or_else(|| format!("</{name}> closes nothing"))?;
+                let open = stack
+                    .pop()
+                    .ok_or_else(|| NotWellFormed(format!("</{name}> closes nothing")))?;
                 if elements[open].name != name {
-                    return Err(format!("<{}> closed by </{name}>", elements[open].name));
+                    return Err(NotWellFormed(format!(
+                        "<{}> closed by </{name}>",
+                        elements[open].name
+                    )));
                 }
                 i += 2 + end + 1;
             } else if let Some(body) = rest.strip_prefix('<') {
@@ -1173,7 +1196,7 @@ mod tests {
                     .ok_or("bad tag")?;
                 let name = &body[..name_end];
                 if !is_name(name) {
-                    return Err(format!("bad element name {name:?}"));
+                    return Err(NotWellFormed(format!("bad element name {name:?}")));
                 }
                 if stack.is_empty() {
                     roots += 1;
@@ -1193,22 +1216,28 @@ mod tests {
                         break false;
                     }
                     if j == name_end || tail.len() == trimmed.len() {
-                        return Err(format!("no space before an attribute in <{name}>"));
+                        return Err(NotWellFormed(format!(
+                            "no space before an attribute in <{name}>"
+                        )));
                     }
-                    let eq =
-                        trimmed.find('=').ok_or_else(|| format!("bad attribute in <{name}>"))?;
+                    let eq = trimmed
+                        .find('=')
+                        .ok_or_else(|| NotWellFormed(format!("bad attribute in <{name}>")))?;
                     let key = trimmed[..eq].trim_end();
                     if !is_name(key) {
-                        return Err(format!("bad attribute name {key:?} in <{name}>"));
+                        return Err(NotWellFormed(format!(
+                            "bad attribute name {key:?} in <{name}>"
+                        )));
                     }
                     let after = trimmed[eq + 1..].trim_start();
                     let quote = after.chars().next().filter(|&q| q == '"' || q == '\'');
-                    let quote = quote.ok_or_else(|| format!("unquoted {key} in <{name}>"))?;
+                    let quote = quote
+                        .ok_or_else(|| NotWellFormed(format!("unquoted {key} in <{name}>")))?;
                     let close = after[1..].find(quote).ok_or("unterminated attribute value")?;
                     let value = &after[1..1 + close];
                     check_entities(value)?;
                     if attrs.iter().any(|(k, _)| k == key) {
-                        return Err(format!("attribute {key} twice in <{name}>"));
+                        return Err(NotWellFormed(format!("attribute {key} twice in <{name}>")));
                     }
                     attrs.push((key.to_string(), value.to_string()));
                     j += trimmed.len() - after.len() + 1 + close + 1;
@@ -1225,7 +1254,7 @@ mod tests {
                 match stack.last() {
                     Some(&e) => elements[e].text.push_str(text),
                     None if !text.trim().is_empty() => {
-                        return Err(format!("text outside the root: {text:?}"))
+                        return Err(NotWellFormed(format!("text outside the root: {text:?}")))
                     }
                     None => {}
                 }
@@ -1233,10 +1262,10 @@ mod tests {
             }
         }
         if let Some(&open) = stack.last() {
-            return Err(format!("<{}> is never closed", elements[open].name));
+            return Err(NotWellFormed(format!("<{}> is never closed", elements[open].name)));
         }
         if roots != 1 {
-            return Err(format!("{roots} root elements"));
+            return Err(NotWellFormed(format!("{roots} root elements")));
         }
         Ok(elements)
     }

@@ -7,6 +7,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::error::{ToolError, ToolResult};
 use ply::arena::{SeatStats, Standings};
 use ply::{Outcome, Player};
 use serde::{Deserialize, Serialize};
@@ -129,25 +130,30 @@ impl GameRecord {
     ///
     /// # Errors
     /// What is inconsistent.
-    pub fn check(&self) -> crate::error::ToolResult<()> {
+    pub fn check(&self) -> ToolResult<()> {
         let seats = self.seats.len();
         if seats == 0 {
-            return Err("no seats".into());
+            return Err(ToolError::input("no seats"));
         }
         if self.stats.len() != seats {
-            return Err(format!("{} seats but {} stats entries", seats, self.stats.len()).into());
+            return Err(ToolError::Input(format!(
+                "{} seats but {} stats entries",
+                seats,
+                self.stats.len()
+            )));
         }
         if let Some(&a) = self.seats.iter().find(|&&a| a >= self.agents.len()) {
-            return Err(
-                format!("seat agent {a} is not one of the {} agents", self.agents.len()).into()
-            );
+            return Err(ToolError::Input(format!(
+                "seat agent {a} is not one of the {} agents",
+                self.agents.len()
+            )));
         }
         match &self.result {
             GameResult::Winner(w) if *w >= seats => {
-                Err(format!("the winner is seat {w} of a {seats}-seat game").into())
+                Err(ToolError::Input(format!("the winner is seat {w} of a {seats}-seat game")))
             }
             GameResult::Scores(s) if s.len() != seats => {
-                Err(format!("{} scores for {seats} seats", s.len()).into())
+                Err(ToolError::Input(format!("{} scores for {seats} seats", s.len())))
             }
             _ => Ok(()),
         }
@@ -216,12 +222,13 @@ pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError
             line: i + 1,
             reason,
         };
-        let parsed =
-            std::str::from_utf8(raw).map_err(|_| "not UTF-8 text".to_string()).and_then(|line| {
+        let parsed = std::str::from_utf8(raw)
+            .map_err(|_| ToolError::input("not UTF-8 text"))
+            .and_then(|line| {
                 if line.trim().is_empty() {
                     return Ok(None);
                 }
-                let r: GameRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
+                let r: GameRecord = serde_json::from_str(line).map_err(ToolError::input)?;
                 r.check()?;
                 Ok(Some(r))
             });
@@ -229,7 +236,7 @@ pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, bool), ResultsError
             Ok(Some(r)) => records.push(r),
             Ok(None) => {}
             Err(_) if i == last && !complete => truncated = true,
-            Err(e) => return Err(bad(e)),
+            Err(e) => return Err(bad(e.to_string())),
         }
     }
     Ok((records, truncated))
@@ -400,9 +407,9 @@ pub(crate) mod tests {
             },
         ];
         let write = |r: &GameRecord| serde_json::to_string(r).expect("records serialise");
-        let read = |line: &str| -> Result<GameRecord, String> {
-            let r: GameRecord = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            r.check().map(|()| r).map_err(String::from)
+        let read = |line: &str| -> ToolResult<GameRecord> {
+            let r: GameRecord = serde_json::from_str(line).map_err(ToolError::input)?;
+            r.check().map(|()| r)
         };
         ply::testing::check_parser(&records, write, read, 2_000, 23)
             .unwrap_or_else(|e| panic!("{e}"));

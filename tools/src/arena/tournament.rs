@@ -17,6 +17,7 @@ use ply::zobrist::mix64;
 
 use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
 use crate::agents::{AgentKit, ToolGame};
+use crate::error::ToolError;
 use crate::play::format_line;
 use crate::spec::AgentSpec;
 
@@ -100,19 +101,26 @@ pub struct RunSummary {
 }
 
 /// Why a tournament stopped.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("{error}")]
 pub struct RunError {
     /// What went wrong.
-    pub message: String,
+    pub error: ToolError,
     /// True if an agent cannot play this game at all (e.g. two-player search on a
     /// three-player game), so a multi-game run can skip it.
     pub unsupported: bool,
 }
 
 impl RunError {
-    fn new(message: impl Into<String>) -> RunError {
-        RunError { message: message.into(), unsupported: false }
+    /// A tournament that cannot be played as asked ([`ToolError::Input`]).
+    fn new(message: impl std::fmt::Display) -> RunError {
+        RunError { error: ToolError::input(message), unsupported: false }
+    }
+}
+
+impl From<ToolError> for RunError {
+    fn from(error: ToolError) -> RunError {
+        RunError { error, unsupported: false }
     }
 }
 
@@ -191,13 +199,13 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
     if cfg.agents.is_empty() {
         return Err(RunError::new("no agents"));
     }
+    // Every agent builds, and every external engine starts, before any game is played: an
+    // engine that cannot start is an error with its reason, not a forfeit in every game.
     for spec in &cfg.agents {
-        if let Err(e) = kit.build(spec, 0) {
-            return Err(RunError {
-                unsupported: true,
-                message: format!("{}: {spec}: {e}", cfg.game),
-            });
-        }
+        let mut agent = kit
+            .build(spec, 0)
+            .map_err(|e| RunError { unsupported: true, error: ToolError::spec(spec, e) })?;
+        agent.ready().map_err(|e| RunError::from(ToolError::search(spec, e)))?;
     }
     let players = game.num_players();
     let initial = game.initial_state();
@@ -305,7 +313,7 @@ fn run_on<G: ToolGame>(game: &G, kit: &AgentKit<G>, run: Run<'_>) -> Result<RunS
                 }
             };
             if let Err(e) = (run.sink)(&record) {
-                failure.get_or_insert(RunError::new(e));
+                failure.get_or_insert(RunError::from(e));
                 stop.store(true, Ordering::Relaxed);
                 continue;
             }
@@ -365,24 +373,29 @@ fn play_fixture<G: ToolGame>(
     start: &G::State,
 ) -> Result<GameRecord, RunError> {
     let seed = game_seed(cfg.seed, f.index);
-    let mut seats: Vec<Seat<G>> =
-        f.seats
-            .iter()
-            .enumerate()
-            .map(|(s, &a)| {
-                let spec = &cfg.agents[a];
-                let agent = kit.build(spec, mix64(seed ^ (s as u64 + 1))).map_err(|e| {
-                    RunError { unsupported: true, message: format!("{}: {spec}: {e}", cfg.game) }
-                })?;
-                Ok(Seat::new(agent, spec.budget()))
-            })
-            .collect::<Result<_, RunError>>()?;
-    let played = play_game(game, start, &mut seats, cfg.max_plies).map_err(|e| RunError {
-        unsupported: matches!(
-            &e,
-            ArenaError::Search { source: SearchError::Unsupported { .. }, .. }
-        ),
-        message: format!("{} game {}: {e}", cfg.game, f.index),
+    let mut seats: Vec<Seat<G>> = f
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, &a)| {
+            let spec = &cfg.agents[a];
+            let agent = kit
+                .build(spec, mix64(seed ^ (s as u64 + 1)))
+                .map_err(|e| RunError { unsupported: true, error: ToolError::spec(spec, e) })?;
+            Ok(Seat::new(agent, spec.budget()))
+        })
+        .collect::<Result<_, RunError>>()?;
+    let played = play_game(game, start, &mut seats, cfg.max_plies).map_err(|e| {
+        let unsupported =
+            matches!(&e, ArenaError::Search { source: SearchError::Unsupported { .. }, .. });
+        let message = format!("{} game {}: {e}", cfg.game, f.index);
+        let error = match &e {
+            ArenaError::Search { source: SearchError::Engine { engine, .. }, .. } => {
+                ToolError::Engine { protocol: engine.to_string(), message }
+            }
+            _ => ToolError::Input(message),
+        };
+        RunError { unsupported, error }
     })?;
     Ok(GameRecord {
         game: cfg.game.clone(),

@@ -23,6 +23,7 @@ use ply::book::{format_value, leaf_value, Book, DropOut, DEFAULT_WEIGHT};
 use ply::{MoveList, Notation};
 
 use crate::agents::{AgentKit, ToolGame};
+use crate::error::{ToolError, ToolResult};
 use crate::options::{GameInfo, GameOptions};
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 
@@ -85,8 +86,8 @@ pub struct ProbeArgs {
     pub position: Option<String>,
 }
 
-fn parse_time(text: &str) -> Result<Duration, String> {
-    parse_duration(text).map_err(|e| e.to_string())
+fn parse_time(text: &str) -> ToolResult<Duration> {
+    parse_duration(text).map_err(ToolError::input)
 }
 
 /// Runs `command` on `game` (registered as `info`, built from `options`) with `kit`'s
@@ -100,7 +101,7 @@ pub fn run<G: ToolGame>(
     info: &GameInfo,
     options: &GameOptions,
     command: &BookCommand,
-) -> crate::error::ToolResult<()> {
+) -> ToolResult<()> {
     match command {
         BookCommand::Build(args) => Ok(build(game, kit, info, options, args)?),
         BookCommand::Probe(args) => Ok(probe(game, kit, info, args)?),
@@ -118,20 +119,20 @@ fn rules_text(options: &GameOptions) -> String {
 }
 
 /// Reads a book file of `game`.
-fn read_book<G: ToolGame>(game: &G, path: &Path) -> Result<Book<G>, String> {
+fn read_book<G: ToolGame>(game: &G, path: &Path) -> ToolResult<Book<G>> {
     let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
-    Book::parse(game, &text).map_err(|e| format!("{}: {e}", path.display()))
+    Book::parse(game, &text).map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))
 }
 
 /// Writes `book` to `path` through a temporary file, so a stop never leaves half a book.
-fn write_book<G: ToolGame>(game: &G, book: &Book<G>, path: &Path) -> Result<(), String> {
-    let text = book.write(game).map_err(|e| e.to_string())?;
+fn write_book<G: ToolGame>(game: &G, book: &Book<G>, path: &Path) -> ToolResult<()> {
+    let text = book.write(game).map_err(ToolError::input)?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| ToolError::Input(format!("cannot write {}: {e}", path.display())))
 }
 
 /// `book build`.
@@ -141,22 +142,28 @@ fn build<G: ToolGame>(
     info: &GameInfo,
     options: &GameOptions,
     args: &BuildArgs,
-) -> Result<(), String> {
+) -> ToolResult<()> {
     if args.nodes == 0 {
-        return Err("--nodes must be at least 1".into());
+        return Err(ToolError::input("--nodes must be at least 1"));
     }
     if !args.weight.is_finite() || args.weight < 0.0 {
-        return Err(format!("--weight {}: expected a number from 0 up", args.weight));
+        return Err(ToolError::Input(format!(
+            "--weight {}: expected a number from 0 up",
+            args.weight
+        )));
     }
     if !args.margin.is_finite() || args.margin < 0.0 {
-        return Err(format!("--margin {}: expected a number from 0 up", args.margin));
+        return Err(ToolError::Input(format!(
+            "--margin {}: expected a number from 0 up",
+            args.margin
+        )));
     }
     if game.num_players() != 2 {
-        return Err(format!(
+        return Err(ToolError::Input(format!(
             "opening books are for two-player games; {} has {} players here",
             info.name,
             game.num_players()
-        ));
+        )));
     }
     let mut spec = args.engine.clone();
     if args.depth.is_some() || args.time.is_some() {
@@ -167,21 +174,25 @@ fn build<G: ToolGame>(
     }
     spec.book = Some(BookChoice::Off);
     if spec.algorithm.is_external() {
-        return Err(format!("--engine {spec}: books are built with ply's own searches"));
+        return Err(ToolError::Input(format!(
+            "--engine {spec}: books are built with ply's own searches"
+        )));
     }
-    let mut agent = kit.build(&spec, args.seed).map_err(|e| format!("--engine {spec}: {e}"))?;
+    let mut agent = kit
+        .build(&spec, args.seed)
+        .map_err(|e| ToolError::Input(format!("--engine {spec}: {e}")))?;
     agent.new_game();
     let budget = spec.budget();
     let mut tree = if args.out.exists() {
         let old = read_book(game, &args.out)?;
         if let Some(other) = old.header_value("game").filter(|g| *g != info.name) {
-            return Err(format!(
+            return Err(ToolError::Input(format!(
                 "{} is a book of {other}, not of {}; choose another --out",
                 args.out.display(),
                 info.name
-            ));
+            )));
         }
-        let tree = DropOut::from_book(game, &old, args.weight).map_err(|e| e.to_string())?;
+        let tree = DropOut::from_book(game, &old, args.weight).map_err(ToolError::input)?;
         eprintln!(
             "{}: going on from {} book positions ({} in the tree)",
             args.out.display(),
@@ -190,7 +201,7 @@ fn build<G: ToolGame>(
         );
         tree
     } else {
-        DropOut::new(game, args.weight).map_err(|e| e.to_string())?
+        DropOut::new(game, args.weight).map_err(ToolError::input)?
     };
     let command: Vec<String> = std::env::args().skip(1).collect();
     let header = |tree: &DropOut<'_, G>| {
@@ -213,7 +224,7 @@ fn build<G: ToolGame>(
     while tree.positions() < args.nodes {
         let expanded = tree
             .expand_next(|state| leaf_value(game, &mut agent, &budget, state))
-            .map_err(|e| format!("--engine {spec}: {e}"))?;
+            .map_err(|e| ToolError::Input(format!("--engine {spec}: {e}")))?;
         if expanded.is_none() {
             complete = true;
             break;
@@ -265,7 +276,7 @@ fn probe<G: ToolGame>(
     kit: &AgentKit<G>,
     info: &GameInfo,
     args: &ProbeArgs,
-) -> Result<(), String> {
+) -> ToolResult<()> {
     let (book, name) = match &args.book {
         Some(path) => {
             let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
@@ -275,31 +286,40 @@ fn probe<G: ToolGame>(
                     l.strip_prefix("game:").map(str::trim).filter(|g| *g != info.name)
                 });
             if let Some(other) = other {
-                return Err(format!(
+                return Err(ToolError::Input(format!(
                     "{} is a book of {other}, not of {}",
                     path.display(),
                     info.name
-                ));
+                )));
             }
             (std::sync::Arc::new(read_book(game, path)?), path.display().to_string())
         }
         None => match &kit.book {
             Some(book) => (book.clone(), "the game's own book".to_string()),
-            None => return Err("this game has no book of its own here; give --book FILE".into()),
+            None => {
+                return Err(ToolError::input(
+                    "this game has no book of its own here; give --book FILE",
+                ))
+            }
         },
     };
     let mut state = match &args.position {
-        Some(text) => game.parse_state(text).map_err(|e| format!("bad --position: {e}"))?,
+        Some(text) => {
+            game.parse_state(text).map_err(|e| ToolError::Input(format!("bad --position: {e}")))?
+        }
         None => game.initial_state(),
     };
     if let Some(moves) = &args.moves {
         for (i, token) in moves.split_whitespace().enumerate() {
             if game.outcome(&state).is_some() {
-                return Err(format!("--moves: move {} ({token}) comes after the end", i + 1));
+                return Err(ToolError::Input(format!(
+                    "--moves: move {} ({token}) comes after the end",
+                    i + 1
+                )));
             }
             let mv = game
                 .parse_move(&state, token)
-                .map_err(|e| format!("--moves: move {} ({token}): {e}", i + 1))?;
+                .map_err(|e| ToolError::Input(format!("--moves: move {} ({token}): {e}", i + 1)))?;
             game.apply(&mut state, mv);
         }
     }
@@ -397,7 +417,7 @@ mod tests {
         let text = std::fs::read_to_string(&out).unwrap().replace("game: tictactoe", "game: x");
         std::fs::write(&out, text).unwrap();
         let e = build(&game, &kit, &info, &options, &args(200, &out)).unwrap_err();
-        assert!(e.contains("a book of x"), "{e}");
+        assert!(e.to_string().contains("a book of x"), "{e}");
         let missing: AgentSpec = "alphabeta:book=/no/such/book.txt".parse().unwrap();
         let e = kit.build(&missing, 0).err().unwrap().to_string();
         assert!(e.starts_with("book: cannot read /no/such/book.txt:"), "{e}");
@@ -446,16 +466,22 @@ mod tests {
         let info = entry.info().clone();
         let out = std::env::temp_dir().join("ply-book-never-written.txt");
         let mut a = args(0, &out);
-        assert!(build(&game, &kit, &info, &options, &a).unwrap_err().contains("--nodes"));
+        assert!(build(&game, &kit, &info, &options, &a)
+            .unwrap_err()
+            .to_string()
+            .contains("--nodes"));
         a.nodes = 10;
         a.weight = -1.0;
-        assert!(build(&game, &kit, &info, &options, &a).unwrap_err().contains("--weight"));
+        assert!(build(&game, &kit, &info, &options, &a)
+            .unwrap_err()
+            .to_string()
+            .contains("--weight"));
         a.weight = 1.0;
         a.engine = "alphabeta:eval=nope".parse().unwrap();
-        assert!(build(&game, &kit, &info, &options, &a).unwrap_err().contains("nope"));
+        assert!(build(&game, &kit, &info, &options, &a).unwrap_err().to_string().contains("nope"));
         assert!(!out.exists());
         let probe_args = ProbeArgs { book: None, moves: None, position: None };
         let e = probe(&game, &kit, &info, &probe_args).unwrap_err();
-        assert!(e.contains("no book of its own"), "{e}");
+        assert!(e.to_string().contains("no book of its own"), "{e}");
     }
 }

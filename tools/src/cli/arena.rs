@@ -20,13 +20,14 @@ use crate::arena::results::{
     drop_incomplete_line, group, read_records, GameRecord, ResultsWriter, Tournament,
 };
 use crate::arena::tournament::{sprt_llr, Openings, Run, TournamentConfig};
+use crate::error::{ToolError, ToolResult};
 use crate::registry::{GameOptions, Registry};
 use crate::shard::parse_shard;
 use crate::spec::{accepted, AgentSpec};
 
 /// Tournaments between agents on ply's games.
 #[derive(Parser, Debug)]
-#[command(name = "arena", args_conflicts_with_subcommands = true)]
+#[command(version, name = "arena", args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -107,49 +108,54 @@ struct MergeArgs {
 const MAX_GAMES: usize = 10_000_000;
 
 /// A parser of whole numbers from `min` to `max`, with a message that says the range.
-fn count_parser(min: usize, max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
+fn count_parser(min: usize, max: usize) -> impl Fn(&str) -> ToolResult<usize> + Clone {
     move |text: &str| match text.trim().parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!("expected a whole number from {min} to {max}, got {text:?}")),
+        _ => Err(ToolError::Input(format!(
+            "expected a whole number from {min} to {max}, got {text:?}"
+        ))),
     }
 }
 
 /// Reads `elo0=0,elo1=10,alpha=0.05,beta=0.05` (alpha and beta default to 0.05).
-fn parse_sprt(text: &str) -> Result<Sprt, String> {
+fn parse_sprt(text: &str) -> ToolResult<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (key, value) =
-            item.split_once('=').ok_or_else(|| format!("expected key=value, got {item:?}"))?;
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| ToolError::Input(format!("expected key=value, got {item:?}")))?;
         let v: f64 = value
             .trim()
             .parse()
             .ok()
             .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| format!("bad number {value:?} for {key}"))?;
+            .ok_or_else(|| ToolError::Input(format!("bad number {value:?} for {key}")))?;
         match key.trim() {
             "elo0" => elo0 = Some(v),
             "elo1" => elo1 = Some(v),
             "alpha" => alpha = v,
             "beta" => beta = v,
             other => {
-                return Err(format!("unknown key {other:?}: expected elo0, elo1, alpha, beta"))
+                return Err(ToolError::Input(format!(
+                    "unknown key {other:?}: expected elo0, elo1, alpha, beta"
+                )))
             }
         }
     }
     let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-        return Err("elo0 and elo1 are required, e.g. elo0=0,elo1=10".into());
+        return Err(ToolError::input("elo0 and elo1 are required, e.g. elo0=0,elo1=10"));
     };
     if elo0 >= elo1 {
-        return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+        return Err(ToolError::Input(format!("elo0 ({elo0}) must be below elo1 ({elo1})")));
     }
     if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
-        return Err("alpha and beta must be between 0 and 0.5".into());
+        return Err(ToolError::input("alpha and beta must be between 0 and 0.5"));
     }
     Ok(Sprt::new(elo0, elo1, alpha, beta))
 }
 
 /// Reads an openings file: one position per line, blank lines and `#` comments skipped.
-fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
+fn read_openings(path: &std::path::Path) -> ToolResult<Vec<String>> {
     let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
     Ok(text
         .lines()
@@ -160,18 +166,21 @@ fn read_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
 }
 
 /// The tournaments a run asks for, one per game.
-fn plan(registry: &Registry, args: &RunArgs) -> Result<Vec<TournamentConfig>, String> {
+fn plan(registry: &Registry, args: &RunArgs) -> ToolResult<Vec<TournamentConfig>> {
     if args.agents.is_empty() {
-        return Err(format!("give at least one agent; accepted agents:\n{}", accepted()));
+        return Err(ToolError::Input(format!(
+            "give at least one agent; accepted agents:\n{}",
+            accepted()
+        )));
     }
     let names: Vec<&str> = if args.game == "all" {
         if args.options != GameOptions::default() {
-            return Err("game options need a single --game, not all".into());
+            return Err(ToolError::input("game options need a single --game, not all"));
         }
         if args.openings.is_some() {
-            return Err(
-                "an --openings file holds positions of one game: use a single --game".into()
-            );
+            return Err(ToolError::input(
+                "an --openings file holds positions of one game: use a single --game",
+            ));
         }
         registry.names()
     } else {
@@ -216,8 +225,8 @@ fn play(
     configs: &[TournamentConfig],
     options: &GameOptions,
     existing: &[GameRecord],
-    sink: &mut dyn FnMut(&GameRecord) -> crate::error::ToolResult<()>,
-) -> Result<Vec<Played>, String> {
+    sink: &mut dyn FnMut(&GameRecord) -> ToolResult<()>,
+) -> ToolResult<Vec<Played>> {
     let mut report = Vec::new();
     for cfg in configs {
         let key = cfg.key();
@@ -234,59 +243,57 @@ fn play(
         }
         let run =
             Run { config: cfg, resumed: &resumed, standings: &mut standings, sink: &mut *sink };
-        let entry = registry.get(&cfg.game).map_err(|e| e.to_string())?;
-        let result = entry.tournament(options, run).map_err(|e| e.to_string())?;
+        let entry = registry.get(&cfg.game).map_err(ToolError::input)?;
+        let result = entry.tournament(options, run).map_err(ToolError::input)?;
         match result {
             Ok(summary) => {
                 report.push(Played { game: cfg.game.clone(), skipped: None, sprt: summary.sprt })
             }
             Err(e) if configs.len() > 1 && e.unsupported => {
-                report.push(Played { game: cfg.game.clone(), skipped: Some(e.message), sprt: None })
+                let skipped = Some(e.error.to_string());
+                report.push(Played { game: cfg.game.clone(), skipped, sprt: None })
             }
-            Err(e) => return Err(e.message),
+            Err(e) => return Err(e.error),
         }
     }
     Ok(report)
 }
 
 /// The part of the results file a run continues from (empty without --resume).
-fn existing_records(
-    args: &RunArgs,
-    configs: &[TournamentConfig],
-) -> Result<Vec<GameRecord>, String> {
+fn existing_records(args: &RunArgs, configs: &[TournamentConfig]) -> ToolResult<Vec<GameRecord>> {
     let Some(out) = &args.out else { return Ok(Vec::new()) };
     let exists = out.metadata().is_ok_and(|m| m.len() > 0);
     if !exists {
         return Ok(Vec::new());
     }
     if !args.resume {
-        return Err(format!(
+        return Err(ToolError::Input(format!(
             "{} already holds results: add --resume to continue that run, or choose another --out",
             out.display()
-        ));
+        )));
     }
-    let (records, truncated) = read_records(out).map_err(|e| e.to_string())?;
+    let (records, truncated) = read_records(out).map_err(ToolError::input)?;
     let keys: Vec<_> = configs.iter().map(TournamentConfig::key).collect();
     if let Some(other) = records.iter().find(|r| !keys.contains(&r.tournament())) {
         let (game, options, agents, seed) = other.tournament();
-        return Err(format!(
+        return Err(ToolError::Input(format!(
             "{} holds another run (game {game}{}, agents {}, seed {seed}): --resume continues \
              a run with the same game, options, agents and --seed; choose another --out",
             out.display(),
             if options.is_empty() { String::new() } else { format!(" {options}") },
             agents.join(" "),
-        ));
+        )));
     }
     if truncated {
         eprintln!("note: {}: dropping an incomplete last line", out.display());
-        drop_incomplete_line(out).map_err(|e| e.to_string())?;
+        drop_incomplete_line(out).map_err(ToolError::input)?;
     }
     Ok(records)
 }
 
-fn write_svg(path: &PathBuf, tournaments: &[Tournament]) -> Result<(), String> {
+fn write_svg(path: &PathBuf, tournaments: &[Tournament]) -> ToolResult<()> {
     std::fs::write(path, crate::arena::chart::render(tournaments))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))
 }
 
 fn sprt_line(sprt: &Sprt, t: &Tournament, decision: Option<SprtDecision>) -> String {
@@ -305,17 +312,17 @@ fn sprt_line(sprt: &Sprt, t: &Tournament, decision: Option<SprtDecision>) -> Str
     )
 }
 
-fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
+fn run(registry: &Registry, args: &RunArgs) -> ToolResult<()> {
     let configs = plan(registry, args)?;
     let existing = existing_records(args, &configs)?;
     let mut writer = match &args.out {
-        Some(path) => Some(ResultsWriter::append(path).map_err(|e| e.to_string())?),
+        Some(path) => Some(ResultsWriter::append(path).map_err(ToolError::input)?),
         None => None,
     };
     let mut new_records: Vec<GameRecord> = Vec::new();
-    let mut sink = |r: &GameRecord| -> crate::error::ToolResult<()> {
+    let mut sink = |r: &GameRecord| -> ToolResult<()> {
         if let Some(w) = writer.as_mut() {
-            w.write(r).map_err(|e| e.to_string())?;
+            w.write(r).map_err(ToolError::input)?;
         }
         new_records.push(r.clone());
         Ok(())
@@ -325,7 +332,12 @@ fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
         args.agents.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
         args.seed
     );
-    let played = play(registry, &configs, &args.options, &existing, &mut sink)?;
+    let played = play(registry, &configs, &args.options, &existing, &mut sink);
+    // The match is over: DamExchange servers are told no more games follow.
+    for addr in args.agents.iter().filter_map(|a| a.addr.as_deref()) {
+        crate::engines::dxp::client::close_parked(addr);
+    }
+    let played = played?;
     let keys: Vec<_> = configs.iter().map(TournamentConfig::key).collect();
     let tournaments: Vec<Tournament> = group(existing.into_iter().chain(new_records))
         .into_iter()
@@ -351,17 +363,19 @@ fn run(registry: &Registry, args: &RunArgs) -> Result<(), String> {
 }
 
 /// Writes to stdout; a closed pipe (`arena ... | head`) is not an error.
-fn print_out(text: &str) -> Result<(), String> {
+fn print_out(text: &str) -> ToolResult<()> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(ToolError::Input(format!("stdout: {e}")))
+        }
         _ => Ok(()),
     }
 }
 
-fn merge(args: &MergeArgs) -> Result<(), String> {
+fn merge(args: &MergeArgs) -> ToolResult<()> {
     let mut all = Vec::new();
     for path in &args.files {
-        let (records, truncated) = read_records(path).map_err(|e| e.to_string())?;
+        let (records, truncated) = read_records(path).map_err(ToolError::input)?;
         if truncated {
             eprintln!("note: {}: ignoring an incomplete last line", path.display());
         }
@@ -369,7 +383,7 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
     }
     let tournaments = group(all);
     if tournaments.is_empty() {
-        return Err("no game records in the given files".into());
+        return Err(ToolError::input("no game records in the given files"));
     }
     for t in &tournaments {
         let (missing, first) = t.missing(8);
@@ -457,7 +471,7 @@ mod tests {
         let a = args(line);
         let configs = plan(&registry(), &a).unwrap();
         let mut out = Vec::new();
-        let mut sink = |r: &GameRecord| -> crate::error::ToolResult<()> {
+        let mut sink = |r: &GameRecord| -> ToolResult<()> {
             out.push(r.clone());
             Ok(())
         };
@@ -510,7 +524,7 @@ mod tests {
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
         assert!(parse_sprt("elo0=10,elo1=0").is_err());
         assert!(parse_sprt("elo1=10").is_err());
-        assert!(parse_sprt("elo0=0,elo1=5,gamma=1").unwrap_err().contains("gamma"));
+        assert!(parse_sprt("elo0=0,elo1=5,gamma=1").unwrap_err().to_string().contains("gamma"));
         assert_eq!(parse_shard("1/1"), Ok((1, 1)));
         assert!(parse_shard("0/4").is_err() && parse_shard("x").is_err());
     }
@@ -581,11 +595,11 @@ mod tests {
         assert!(records.iter().all(|r| r.opening_moves.is_empty()));
         std::fs::write(&path, "not a position\n").unwrap();
         let a = args(&line);
-        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> ToolResult<()> { Ok(()) };
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
             .err()
             .unwrap();
-        assert!(e.contains("opening 1"), "{e}");
+        assert!(e.to_string().contains("opening 1"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -596,7 +610,7 @@ mod tests {
         let a = args(line);
         let configs = plan(&registry(), &a).unwrap();
         let mut n = 0;
-        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> {
+        let mut sink = |_: &GameRecord| -> ToolResult<()> {
             n += 1;
             Ok(())
         };
@@ -607,13 +621,13 @@ mod tests {
 
     #[test]
     fn unsupported_agents_are_reported_or_skipped() {
-        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> ToolResult<()> { Ok(()) };
         // Alpha-beta is two-player only: on a single game the run fails with the reason...
         let a = args("--game three-heaps --games 3 --quiet alphabeta:depth=2 random");
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
             .err()
             .unwrap();
-        assert!(e.contains("does not support"), "{e}");
+        assert!(e.to_string().contains("does not support"), "{e}");
         // ...and with --game all that game is skipped while the others are played.
         let a = args("--game all --games 2 --quiet alphabeta:depth=2 random");
         let played =
@@ -623,9 +637,9 @@ mod tests {
             played.iter().filter(|p| p.skipped.is_some()).map(|p| p.game.as_str()).collect();
         assert_eq!(skipped, vec!["three-heaps"]);
         let a = args("--game all --size 5 greedy");
-        assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+        assert!(plan(&registry(), &a).unwrap_err().to_string().contains("single --game"));
         let a = args("--game all --openings some.txt greedy");
-        assert!(plan(&registry(), &a).unwrap_err().contains("single --game"));
+        assert!(plan(&registry(), &a).unwrap_err().to_string().contains("single --game"));
     }
 
     #[test]
@@ -651,7 +665,7 @@ mod tests {
         assert_eq!(resumed.len(), records.len() - 1);
         for other in [line(8, "alphabeta:depth=9 mcts:iters=40 random"), line(7, "greedy random")] {
             let e = existing_records(&other, &plan(&registry(), &other).unwrap()).unwrap_err();
-            assert!(e.contains("holds another run"), "{e}");
+            assert!(e.to_string().contains("holds another run"), "{e}");
         }
         let t = &group(read_records(&out).unwrap().0)[0];
         assert_eq!(t.missing(8), (1, vec![records.iter().map(|r| r.index).max().unwrap()]));
@@ -669,11 +683,11 @@ mod tests {
         ] {
             let a = args(&other);
             let configs = plan(&registry(), &a).unwrap();
-            let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
+            let mut sink = |_: &GameRecord| -> ToolResult<()> { Ok(()) };
             let Err(e) = play(&registry(), &configs, &a.options, resumed, &mut sink) else {
                 panic!("{other}: resumed under other terms");
             };
-            assert!(e.contains("the results file's run"), "{other}: {e}");
+            assert!(e.to_string().contains("the results file's run"), "{other}: {e}");
         }
         // The same terms resume.
         let rest = play_line(MATCH, resumed);
@@ -725,11 +739,11 @@ mod tests {
     #[test]
     fn openings_longer_than_the_game_are_refused() {
         let a = args("--game tictactoe --games 2 --quiet --openings-plies 9 greedy random");
-        let mut sink = |_: &GameRecord| -> crate::error::ToolResult<()> { Ok(()) };
+        let mut sink = |_: &GameRecord| -> ToolResult<()> { Ok(()) };
         let e = play(&registry(), &plan(&registry(), &a).unwrap(), &a.options, &[], &mut sink)
             .err()
             .unwrap();
-        assert!(e.contains("use fewer --openings-plies"), "{e}");
+        assert!(e.to_string().contains("use fewer --openings-plies"), "{e}");
     }
 
     #[test]
@@ -770,7 +784,7 @@ mod tests {
             ));
             let configs = plan(&r, &a).unwrap();
             let mut out = Vec::new();
-            let mut sink = |rec: &GameRecord| -> crate::error::ToolResult<()> {
+            let mut sink = |rec: &GameRecord| -> ToolResult<()> {
                 out.push(rec.clone());
                 Ok(())
             };
@@ -782,6 +796,26 @@ mod tests {
         for rec in &records {
             assert!(rec.forfeit.is_none(), "{rec:?}");
             assert!(rec.moves.len() > 10, "{rec:?}");
+        }
+        // A server that serves one connection, as Scan's does: every game of the match is
+        // played on it, one game request each.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let single = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut server = crate::engines::dxp::server::DxpServer::new(
+                ply_draughts::InternationalDraughts::new(),
+                codec(),
+                Greedy::with_seed(2),
+            );
+            let _ = server.serve(stream);
+            // No second connection is ever served.
+            drop(listener);
+        });
+        let records = run(single);
+        assert_eq!(records.len(), 4);
+        for rec in &records {
+            assert!(rec.forfeit.is_none(), "one connection for the whole match: {rec:?}");
         }
         for reply in ["garbage", "M0000322300"] {
             let broken = scripted_server(move |mut rd, mut w| {

@@ -23,7 +23,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use crate::agents::ToolGame;
 use crate::book::BookCommand;
 use crate::egdb::EgdbArgs;
-use crate::options::GameOptions;
+use crate::options::{GameInfo, GameOptions};
 use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
 use crate::registry::{GameEntry, RegisteredGame, Registry};
@@ -33,7 +33,7 @@ use crate::web::{ServeArgs, ServeCommand};
 
 /// Count the leaves of a game's move tree to each depth.
 #[derive(Parser, Debug)]
-#[command(name = "perft")]
+#[command(version, name = "perft")]
 struct PerftCli {
     /// The game (see the list below).
     game: String,
@@ -45,7 +45,12 @@ struct PerftCli {
 
 /// Play a game in the terminal against ply's engines, or watch engines play.
 #[derive(Parser, Debug)]
-#[command(name = "play", args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    version,
+    name = "play",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct PlayCli {
     #[command(subcommand)]
     command: Option<PlayCommand>,
@@ -75,7 +80,7 @@ enum PlayCommand {
 
 /// Build, list, probe and verify endgame databases of a registered game.
 #[derive(Parser, Debug)]
-#[command(name = "egdb")]
+#[command(version, name = "egdb")]
 struct EgdbCli {
     /// The game (one with an endgame index; see the list below).
     #[arg(long)]
@@ -88,7 +93,7 @@ struct EgdbCli {
 
 /// Tune an evaluation: generate training positions, then fit weights to them.
 #[derive(Parser, Debug)]
-#[command(name = "tune")]
+#[command(version, name = "tune")]
 struct TuneCli {
     /// The game (see the list below).
     #[arg(long)]
@@ -101,7 +106,7 @@ struct TuneCli {
 
 /// Build and read opening books (drop-out expansion over alpha-beta).
 #[derive(Parser, Debug)]
-#[command(name = "book")]
+#[command(version, name = "book")]
 struct BookCli {
     /// The game (see the list below).
     #[arg(long)]
@@ -169,7 +174,7 @@ fn on_game(
 /// game of `registry` that registers an endgame index.
 pub fn egdb_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: EgdbCli = parse(registry.help());
+    let cli: EgdbCli = parse(registry.help_where(|info| info.endgame_tables));
     on_game(registry, &cli.game, |game| game.egdb(&cli.options, &cli.egdb, &mut std::io::stdout()))
 }
 
@@ -217,7 +222,7 @@ pub fn play_main(registry: &Registry) -> ExitCode {
 
 /// Play one game in the terminal against ply's engines, or watch engines play.
 #[derive(Parser, Debug)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(version, args_conflicts_with_subcommands = true)]
 struct GameCli {
     #[command(subcommand)]
     command: Option<ServeCommand>,
@@ -236,20 +241,7 @@ pub fn program_command<G: ToolGame>(command: clap::Command, entry: &GameEntry<G>
         crate::spec::Algorithm::Engine(protocol) => entry.kit.speaks(protocol.name),
         _ => true,
     });
-    let hide = |command: clap::Command| {
-        let takes = |option: &str| {
-            info.accepts
-                .iter()
-                .any(|a| a == option || (option == "variants" && a.starts_with("variant:")))
-        };
-        ["rules", "size", "players", "variants"].into_iter().fold(command, |c, id| {
-            let present = c.get_arguments().any(|a| a.get_id() == id);
-            match present {
-                true => c.mut_arg(id, |a| a.hide(!takes(id))),
-                false => c,
-            }
-        })
-    };
+    let hide = |command: clap::Command| game_options_of(command, info);
     let command = hide(command);
     let has_serve = command.get_subcommands().any(|c| c.get_name() == "serve");
     let command = match has_serve {
@@ -259,12 +251,36 @@ pub fn program_command<G: ToolGame>(command: clap::Command, entry: &GameEntry<G>
     command.after_help(format!("Game options: {}\n\nAgents:\n{agents}", info.options_help))
 }
 
+/// `command` with the game options `info`'s game does not take (`--rules`, `--size`,
+/// `--players`, `--variant`) hidden from its help.
+pub fn game_options_of(command: clap::Command, info: &GameInfo) -> clap::Command {
+    let takes = |option: &str| {
+        info.accepts
+            .iter()
+            .any(|a| a == option || (option == "variants" && a.starts_with("variant:")))
+    };
+    ["rules", "size", "players", "variants"].into_iter().fold(command, |c, id| {
+        let present = c.get_arguments().any(|a| a.get_id() == id);
+        match present {
+            true => c.mut_arg(id, |a| a.hide(!takes(id))),
+            false => c,
+        }
+    })
+}
+
 /// The terminal program of one game: its play options and game options, then
 /// [`crate::play::run_program`] with the entry's defaults and agent kit.
 pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
+    game_main_with(entry, Vec::new())
+}
+
+/// [`game_main`] whose `--help` also lists `more`, subcommands the program handles itself
+/// before calling it (Kalah's `solve`).
+pub fn game_main_with<G: ToolGame>(entry: &GameEntry<G>, more: Vec<clap::Command>) -> ExitCode {
     end_quietly_on_closed_stdout();
     let info = entry.info();
     let command = GameCli::command().bin_name(info.name.clone()).about(info.summary.clone());
+    let command = more.into_iter().fold(command, |c, sub| c.subcommand(sub));
     let matches = program_command(command, entry).get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Some(ServeCommand::Serve(serve)) = &cli.command {

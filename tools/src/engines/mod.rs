@@ -21,24 +21,7 @@ pub mod lines;
 pub mod nboard;
 pub mod process;
 
-/// Every engine protocol, in the order of the agents' help text: the agent names
-/// `hub:`, `nboard:`, `jsonl:` and `dxp:` of an agent spec.
-pub const PROTOCOLS: [&Protocol; 4] =
-    [&hub::PROTOCOL, &nboard::PROTOCOL, &jsonl::PROTOCOL, &dxp::PROTOCOL];
-
-/// An engine protocol as agent specs see it.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Protocol {
-    /// The agent name (`hub` in `hub:cmd=...`).
-    pub name: &'static str,
-    /// One line for help texts.
-    pub summary: &'static str,
-    /// The spec keys its agents take ([`crate::spec::KEYS`]).
-    pub keys: &'static [&'static str],
-    /// The key a spec cannot do without: `cmd` (the command that starts the engine) or `addr`
-    /// (where it listens).
-    pub required: &'static str,
-}
+pub use crate::spec::protocols::{Protocol, PROTOCOLS};
 
 /// Where an external engine is: the command that starts it and, for a network protocol, the
 /// address it listens on (as the agent spec gave them).
@@ -48,6 +31,55 @@ pub struct Connection<'a> {
     pub cmd: Option<&'a str>,
     /// `HOST:PORT` (`addr=`).
     pub addr: Option<&'a str>,
+}
+
+/// What went wrong with an external engine, or with the peer of one of ply's protocol
+/// servers: it would not start, or it broke the protocol, went silent or went away. A client
+/// reports it as [`ply::search::SearchError::Engine`], a server in its answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The program could not be started, or the engine reached, with the operating
+    /// system's reason.
+    #[error("cannot start {command:?}: {reason}")]
+    Start {
+        /// The command line or address.
+        command: String,
+        /// Why (`No such file or directory`).
+        reason: String,
+    },
+    /// It broke the protocol, answered what cannot be played, went silent or went away.
+    #[error("{0}")]
+    Protocol(String),
+}
+
+impl EngineError {
+    /// An [`EngineError::Protocol`] with the text of `e`.
+    pub fn protocol(e: impl std::fmt::Display) -> EngineError {
+        EngineError::Protocol(e.to_string())
+    }
+
+    /// The error as a [`crate::error::ToolError::Engine`] of `protocol`.
+    pub fn into_tool(self, protocol: &str) -> crate::error::ToolError {
+        crate::error::ToolError::Engine {
+            protocol: protocol.to_string(),
+            message: self.to_string(),
+        }
+    }
+}
+
+/// A failure of ply's own side (a move that does not convert, a position that does not
+/// read) while it talks to an engine.
+impl From<crate::error::ToolError> for EngineError {
+    fn from(e: crate::error::ToolError) -> EngineError {
+        EngineError::Protocol(e.to_string())
+    }
+}
+
+/// The connection's failure.
+impl From<std::io::Error> for EngineError {
+    fn from(e: std::io::Error) -> EngineError {
+        EngineError::Protocol(e.to_string())
+    }
 }
 
 /// A game's codec for one protocol: what the protocol's client needs to play the game.

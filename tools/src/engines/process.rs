@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use ply::search::Budget;
 
 use super::lines::{read_line, Line, MAX_LINE};
+use crate::engines::EngineError;
 
 /// Lines from an engine waiting to be read, at most.
 const QUEUE: usize = 1024;
@@ -66,19 +67,50 @@ pub fn recv_answer(
     t: &mut dyn Transport,
     budget: &Budget,
     start: Instant,
-) -> Result<String, String> {
+) -> Result<String, EngineError> {
     let now = Instant::now();
     t.recv_until(answer_deadline(budget, start, now)).map_err(|e| {
         if e.kind() == io::ErrorKind::TimedOut {
-            format!(
+            EngineError::Protocol(format!(
                 "no answer: silent for {:.0} s, {:.0} s into the search",
                 now.elapsed().as_secs_f64(),
                 start.elapsed().as_secs_f64()
-            )
+            ))
         } else {
-            e.to_string()
+            EngineError::from(e)
         }
     })
+}
+
+/// The characters that make a command line the shell's to read.
+const SHELL_SYNTAX: &[char] = &[
+    '|', '&', ';', '<', '>', '(', ')', '$', '`', '\\', '"', '\'', '*', '?', '[', ']', '{', '}',
+    '~', '#', '=', '!', '\n',
+];
+
+/// The process `command` starts: its words run directly when it has none of the shell's
+/// syntax and names a program (a path, or a name found on `PATH`), so that a program that is
+/// not there is the operating system's error at once; else `sh -c command` (a shell builtin,
+/// pipes, quotes, variables).
+pub(crate) fn command_of(command: &str) -> Command {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let program_named = |program: &str| {
+        program.contains('/')
+            || std::env::var_os("PATH")
+                .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
+    };
+    match words.split_first() {
+        Some((program, args)) if !command.contains(SHELL_SYNTAX) && program_named(program) => {
+            let mut direct = Command::new(program);
+            direct.args(args);
+            direct
+        }
+        _ => {
+            let mut shell = Command::new("sh");
+            shell.arg("-c").arg(command);
+            shell
+        }
+    }
 }
 
 /// An engine running as a child process (`sh -c <command>`, stderr discarded), in a process
@@ -92,13 +124,15 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `command` through the shell.
+    /// Starts `command`: as a program and its arguments when it is plain words, so that a
+    /// program that is not there is the operating system's error at once, else through the
+    /// shell (`sh -c`: pipes, quotes, variables).
     ///
     /// # Errors
-    /// If the shell cannot be started.
+    /// If the program (or the shell) cannot be started.
     pub fn start(command: &str) -> io::Result<EngineProcess> {
-        let mut shell = Command::new("sh");
-        shell.arg("-c").arg(command).stdin(Stdio::piped()).stdout(Stdio::piped());
+        let mut shell = command_of(command);
+        shell.stdin(Stdio::piped()).stdout(Stdio::piped());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut shell, 0);
         let mut child = shell.stderr(Stdio::null()).spawn()?;
@@ -227,7 +261,7 @@ mod tests {
         let mut p = EngineProcess::start("sleep 5").unwrap();
         if let Some(past) = start.checked_sub(Duration::from_secs(20)) {
             let e = recv_answer(&mut p, &Budget::time(Duration::from_millis(1)), past).unwrap_err();
-            assert!(e.contains("silent for"), "{e}");
+            assert!(e.to_string().contains("silent for"), "{e}");
         }
     }
 

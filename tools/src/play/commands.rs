@@ -6,7 +6,7 @@ use std::time::Duration;
 use ply::{MoveList, Notation};
 
 use super::resolve_input;
-use crate::spec::parse_duration;
+use crate::spec::{parse_duration, parse_plies};
 
 /// A change of the engines' budget typed during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,10 +166,8 @@ fn time_argument(argument: Option<&str>) -> Result<Duration, InputError> {
 fn depth_argument(argument: Option<&str>) -> Result<u32, InputError> {
     let bad = |reason: String| InputError::BadArgument { command: "depth", reason };
     let text = argument.ok_or_else(|| bad("give a depth in plies, e.g. depth 6".into()))?;
-    match text.parse::<u32>() {
-        Ok(depth) if (1..=64).contains(&depth) => Ok(depth),
-        _ => Err(bad(format!("{text:?} is not a depth from 1 to 64"))),
-    }
+    parse_plies(text)
+        .ok_or_else(|| bad(format!("{text:?} is not a depth from 1 to {}", ply::search::MAX_DEPTH)))
 }
 
 fn file_argument(command: &'static str, argument: Option<&str>) -> Result<String, InputError> {

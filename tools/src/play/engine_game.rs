@@ -2,6 +2,7 @@
 //! and `--watch`, which draws every position with a pause after each move).
 
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use ply::arena::{play_game_with, ArenaError, Seat as ArenaSeat};
@@ -92,6 +93,11 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
             failed = writeln!(out, "\n{picture}\n").and_then(|()| out.flush()).err();
             std::thread::sleep(w.delay);
         }
+        // Output that cannot be written (a closed pipe) ends the game at once.
+        match failed {
+            Some(_) => ControlFlow::Break(()),
+            None => ControlFlow::Continue(()),
+        }
     });
     if let Some(e) = failed {
         return Err(e.into());
@@ -99,6 +105,9 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
     let played = played.map_err(|e| match e {
         ArenaError::Search { seat, source } => {
             PlayLoopError::Search { spec: seats[seat].to_string(), source }
+        }
+        ArenaError::Stopped { plies } => {
+            PlayLoopError::Io(io::Error::other(format!("stopped after {plies} moves")))
         }
     })?;
     let mut record = Record::new(game, start);

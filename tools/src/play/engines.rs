@@ -38,10 +38,13 @@ impl<G: Game> std::fmt::Debug for Engine<G> {
 }
 
 /// The engines of `seats` (none for a human seat), each seeded from `seed` and its seat
-/// (unless its spec pins a seed), its tables allocated before the first move.
+/// (unless its spec pins a seed), its tables allocated and its program started before the
+/// first move.
 ///
 /// # Errors
-/// [`PlayLoopError::Spec`] for a spec that does not build for this game.
+/// [`PlayLoopError::Spec`] for a spec that does not build for this game;
+/// [`PlayLoopError::Search`] for an external engine that cannot start, with the operating
+/// system's reason.
 pub fn build_engines<G: Notation + Sync + 'static>(
     seats: &[Seat],
     seed: u64,
@@ -56,6 +59,9 @@ pub fn build_engines<G: Notation + Sync + 'static>(
                 let fail = |source| PlayLoopError::Spec { spec: spec.to_string(), source };
                 let book = kit.book_for(spec).map_err(fail)?;
                 let mut agent = kit.build(spec, mix64(seed ^ s as u64)).map_err(fail)?;
+                agent
+                    .ready()
+                    .map_err(|source| PlayLoopError::Search { spec: spec.to_string(), source })?;
                 // Tables are allocated now, before the first move's clock starts.
                 agent.new_game();
                 Ok(Some(Engine { agent, budget: spec.budget(), spec: spec.clone(), book }))
@@ -201,7 +207,7 @@ pub(crate) fn search_showing_time<G: Notation + Sync + 'static>(
 }
 
 /// Applies `change` to `spec` if its algorithm takes that limit; false if it does not.
-fn rebudget(spec: &mut AgentSpec, change: BudgetChange) -> bool {
+pub(crate) fn rebudget(spec: &mut AgentSpec, change: BudgetChange) -> bool {
     let key = match change {
         BudgetChange::Time(_) => "time",
         BudgetChange::Depth(_) => "depth",

@@ -15,7 +15,7 @@ use super::session::{Session, SessionConfig};
 use super::terminal::{play_terminal, TerminalConfig};
 use super::{interrupt, terminal_width, wrap, PlayLoopError, Seat};
 use crate::agents::AgentKit;
-use crate::error::ToolResult;
+use crate::error::{ToolError, ToolResult};
 use crate::options::Defaults;
 use crate::spec::{parse_duration, AgentSpec, BookChoice};
 
@@ -92,8 +92,8 @@ pub struct PlayArgs {
     /// vary from run to run, even with the same --seed.
     #[arg(long, value_name = "T", value_parser = parse_time)]
     pub time: Option<Duration>,
-    /// Search depth of every engine, in plies.
-    #[arg(long, value_name = "N")]
+    /// Search depth of every engine, in plies (1 to 200, as an engine spec's depth=).
+    #[arg(long, value_name = "N", value_parser = parse_depth)]
     pub depth: Option<u32>,
     /// Let engines think while you type: the engine searches the position after the move it
     /// expects from you, and answers sooner (or deeper) when you play it. Off by default,
@@ -140,7 +140,10 @@ pub fn side_index(text: &str, names: &[String], players: usize) -> ToolResult<us
                 sides = Vec::new();
             }
             sides.push(format!("1 to {players}"));
-            Err(format!("bad --color {text:?}: the sides are {}", sides.join(", ")).into())
+            Err(ToolError::Input(format!(
+                "bad --color {text:?}: the sides are {}",
+                sides.join(", ")
+            )))
         }
     }
 }
@@ -153,40 +156,46 @@ pub(crate) fn parse_seats(
     texts: &[String],
     players: usize,
     default: &AgentSpec,
-) -> Result<Vec<Seat>, String> {
+) -> ToolResult<Vec<Seat>> {
     let mut seats: Vec<Option<Seat>> = vec![None; players];
     for text in texts {
-        let (n, who) = text
-            .split_once('=')
-            .ok_or_else(|| format!("bad --seat {text:?}: expected N=human or N=SPEC"))?;
-        let n: usize = n
-            .trim()
-            .parse()
-            .ok()
-            .filter(|n| (1..=players).contains(n))
-            .ok_or_else(|| format!("bad --seat {text:?}: seat must be 1..={players}"))?;
+        let (n, who) = text.split_once('=').ok_or_else(|| {
+            ToolError::Input(format!("bad --seat {text:?}: expected N=human or N=SPEC"))
+        })?;
+        let n: usize =
+            n.trim().parse().ok().filter(|n| (1..=players).contains(n)).ok_or_else(|| {
+                ToolError::Input(format!("bad --seat {text:?}: seat must be 1..={players}"))
+            })?;
         let seat = match who.trim() {
             "human" => Seat::Human,
             spec => Seat::Engine(
-                spec.parse::<AgentSpec>().map_err(|e| format!("bad --seat {text:?}: {e}"))?,
+                spec.parse::<AgentSpec>()
+                    .map_err(|e| ToolError::Input(format!("bad --seat {text:?}: {e}")))?,
             ),
         };
         if seats[n - 1].replace(seat).is_some() {
-            return Err(format!("seat {n} is given twice"));
+            return Err(ToolError::Input(format!("seat {n} is given twice")));
         }
     }
     Ok(seats.into_iter().map(|s| s.unwrap_or_else(|| Seat::Engine(default.clone()))).collect())
 }
 
-fn parse_time(text: &str) -> Result<Duration, String> {
-    parse_duration(text).map_err(|e| e.to_string())
+/// A depth as `--depth` and a spec's `depth=` take it.
+fn parse_depth(text: &str) -> ToolResult<u32> {
+    crate::spec::parse_plies(text).ok_or_else(|| {
+        ToolError::Input(format!("{text:?} is not a depth from 1 to {}", ply::search::MAX_DEPTH))
+    })
+}
+
+fn parse_time(text: &str) -> ToolResult<Duration> {
+    parse_duration(text).map_err(ToolError::input)
 }
 
 impl PlayArgs {
     /// The engine specs for a game of `players` players: `--engine`s, else `default`, with
-    /// `--time`/`--depth` applied to every one (`--depth` alone drops the spec's time limit),
-    /// and `--no-book`/`--book`; a default alpha-beta becomes paranoid search when there are
-    /// not two players.
+    /// `--time`/`--depth` applied to every one that takes them (`--depth` alone drops the
+    /// spec's time limit), and `--no-book`/`--book`; a default alpha-beta becomes paranoid
+    /// search when there are not two players.
     ///
     /// # Errors
     /// If `default` is not a spec.
@@ -194,21 +203,26 @@ impl PlayArgs {
         &self,
         default: &str,
         players: usize,
-    ) -> crate::error::ToolResult<Vec<AgentSpec>> {
+    ) -> ToolResult<Vec<AgentSpec>> {
         let mut specs = self.engines.clone();
         if specs.is_empty() {
             let spec: AgentSpec = default.parse()?;
             specs.push(spec.for_players(players));
         }
         for spec in &mut specs {
-            if self.time.is_some() {
+            let takes = |key: &str| spec.algorithm.accepts(key);
+            let (time, depth) = (takes("time"), takes("depth"));
+            if self.time.is_some() && time {
                 spec.time = self.time;
             }
-            if self.depth.is_some() {
+            if self.depth.is_some() && depth {
                 spec.depth = self.depth;
                 if self.time.is_none() {
                     spec.time = None;
                 }
+            }
+            if !spec.algorithm.accepts("book") {
+                continue;
             }
             if self.no_book {
                 spec.book = Some(BookChoice::Off);
@@ -229,9 +243,9 @@ pub(crate) fn start_state<G: Notation>(
     game: &G,
     text: Option<&str>,
     option: &str,
-) -> Result<G::State, String> {
+) -> ToolResult<G::State> {
     match text {
-        Some(t) => game.parse_state(t).map_err(|e| format!("bad {option}: {e}")),
+        Some(t) => game.parse_state(t).map_err(|e| ToolError::Input(format!("bad {option}: {e}"))),
         None => Ok(game.initial_state()),
     }
 }
@@ -369,7 +383,14 @@ pub fn run<G: Notation + Send + Sync + 'static>(
     let viewer = viewer_of(&seats, args.flip);
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{}", wrap(&seats_line(&seats, &names, seed), terminal_width(), "  "));
-    if let Some(tables) = kit.tables_description(&game) {
+    let engines: Vec<AgentSpec> = seats
+        .iter()
+        .filter_map(|s| match s {
+            Seat::Engine(spec) => Some(spec.clone()),
+            Seat::Human => None,
+        })
+        .collect();
+    if let Some(tables) = kit.tables_description(&game, &engines) {
         let _ = writeln!(out, "{}", wrap(&tables, terminal_width(), "  "));
     }
     let result = if !humans_play {
@@ -403,6 +424,10 @@ pub fn run<G: Notation + Send + Sync + 'static>(
             }
         }
     };
+    // The game is over: DamExchange servers are told no more games follow.
+    for addr in engines.iter().filter_map(|spec| spec.addr.as_deref()) {
+        crate::engines::dxp::client::close_parked(addr);
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(PlayLoopError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -457,6 +482,84 @@ mod tests {
         let file = specs(&["--book", "my.txt"]);
         assert_eq!(file[0].book, Some(BookChoice::File("my.txt".into())));
         assert!(parse(&["--book", "x", "--no-book"]).is_err());
+    }
+
+    /// Every spec a program derives and prints (the default engine for any player count,
+    /// with `--time`, `--depth`, `--book` or `--no-book` applied, and after the terminal's
+    /// `time` and `depth` commands) parses back to the same spec; out-of-range depths are
+    /// refused where they are typed.
+    #[test]
+    fn every_printed_spec_parses_back_to_the_same_agent() {
+        use clap::Parser;
+        use proptest::prelude::*;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        let parse = |args: &[String]| {
+            Cli::try_parse_from(std::iter::once("play".to_string()).chain(args.iter().cloned()))
+                .map(|c| c.play)
+        };
+        for bad in ["0", "201", "-1", "x"] {
+            assert!(parse(&["--depth".into(), bad.into()]).is_err(), "--depth {bad}");
+        }
+        assert!(parse(&["--depth".into(), "200".into()]).is_ok());
+        let defaults = [
+            "alphabeta:time=1s,probcut=50,lmr=true,reuse=true,egdb=off",
+            "alphabeta:depth=6,plain=true,null=true",
+            "mcts:iters=500,c=2,reuse=false",
+            "paranoid:depth=2",
+            "greedy",
+            "random:seed=3",
+        ];
+        let strategy = (
+            0..defaults.len(),
+            2..5usize,
+            proptest::option::of(1..=200u32),
+            proptest::option::of(1..5000u64),
+            0..3u8,
+            proptest::option::of((any::<bool>(), 1..=200u32)),
+        );
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases: 400,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        runner
+            .run(&strategy, |(d, players, depth, millis, book, change)| {
+                let mut args = Vec::new();
+                if let Some(depth) = depth {
+                    args.extend(["--depth".to_string(), depth.to_string()]);
+                }
+                if let Some(ms) = millis {
+                    args.extend(["--time".to_string(), format!("{ms}ms")]);
+                }
+                match book {
+                    1 => args.push("--no-book".into()),
+                    2 => args.extend(["--book".to_string(), "my.book".to_string()]),
+                    _ => {}
+                }
+                let play = parse(&args).expect("valid options");
+                let specs = play.engine_specs_for(defaults[d], players).expect("a default spec");
+                for mut spec in specs {
+                    let text = spec.to_string();
+                    let back = text.parse::<AgentSpec>();
+                    prop_assert_eq!(back.as_ref(), Ok(&spec), "{}", text);
+                    if let Some((time, depth)) = change {
+                        let change = match time {
+                            true => crate::play::BudgetChange::Time(Duration::from_millis(250)),
+                            false => crate::play::BudgetChange::Depth(depth),
+                        };
+                        crate::play::engines::rebudget(&mut spec, change);
+                        let text = spec.to_string();
+                        let back = text.parse::<AgentSpec>();
+                        prop_assert_eq!(back.as_ref(), Ok(&spec), "{}", text);
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! what a value must be, help and default): the fields of [`AgentSpec`], the parser, the
 //! canonical text form and the help text [`accepted`] are all generated from it. Each
 //! algorithm lists the keys it takes ([`Algorithm::keys`]); external engines are the open set
-//! of protocols in [`crate::engines::PROTOCOLS`].
+//! of protocols in [`protocols::PROTOCOLS`].
 //!
 //! `seed=N` is accepted by every agent and pins its seed (otherwise the caller's seed is
 //! used). Durations are a decimal number with a unit: `250us`, `100ms`, `2s`, `1.5s`, `1m`.
@@ -31,11 +31,13 @@ use std::time::Duration;
 
 use ply::search::Budget;
 
-use crate::engines::{Protocol, PROTOCOLS};
+pub mod protocols;
+
+pub use protocols::{Protocol, PROTOCOLS};
 
 mod values;
 
-pub use values::{format_duration, parse_duration};
+pub use values::{format_duration, parse_duration, parse_plies};
 
 /// The largest transposition table a spec may ask for, in MiB (16 GiB).
 pub const MAX_TT_MB: usize = 16_384;
@@ -168,7 +170,7 @@ macro_rules! key_table {
 key_table! {
     /// Search depth limit (plies).
     depth: u32 = "depth" "N", read values::plies, write values::display,
-        expected "a positive whole number of plies",
+        expected "a whole number of plies from 1 to 200",
         help "depth limit in plies", default "none";
     /// MCTS iterations per move.
     iters: u64 = "iters" "N", read values::count, write values::display,
@@ -246,7 +248,7 @@ key_table! {
     reuse: bool = "reuse" "BOOL", read values::boolean, write values::display,
         expected "true or false",
         help "keep the search's work between moves (the MCTS tree, alpha-beta's table)",
-        default "false";
+        default "true for MCTS, false for alpha-beta";
     /// The evaluation, by the name the game registered it under (`None`: the game's own).
     eval: String = "eval" "NAME", read values::name, write values::display,
         expected "an evaluation name (letters, digits, - and _)",

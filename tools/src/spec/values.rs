@@ -76,7 +76,13 @@ pub(super) fn time(text: &str) -> Option<Duration> {
 
 /// A positive number of plies.
 pub(super) fn plies(text: &str) -> Option<u32> {
-    text.parse().ok().filter(|&d| d > 0)
+    parse_plies(text)
+}
+
+/// A depth in plies as every depth limit takes it (a spec's `depth=`, `--depth`, the
+/// terminal's `depth N`): a whole number from 1 to [`ply::search::MAX_DEPTH`].
+pub fn parse_plies(text: &str) -> Option<u32> {
+    text.trim().parse().ok().filter(|d| (1..=ply::search::MAX_DEPTH).contains(d))
 }
 
 /// A positive count.

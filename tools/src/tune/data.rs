@@ -28,7 +28,7 @@ use ply::zobrist::mix64;
 use ply::Game;
 
 use crate::agents::ToolGame;
-use crate::error::ToolResult;
+use crate::error::{ToolError, ToolResult};
 
 /// The first bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"PLYDATA1";
@@ -150,15 +150,16 @@ impl<G: ToolGame> StateCodec<G> {
     /// If the bytes hold no state of this game.
     pub fn decode(&self, game: &G, bytes: &[u8]) -> ToolResult<G::State> {
         match self.packed {
-            Some(p) => (p.unpack)(game, bytes)
-                .ok_or_else(|| "not a packed position".to_string())
-                .map_err(crate::error::ToolError::from),
+            Some(p) => {
+                (p.unpack)(game, bytes).ok_or_else(|| ToolError::input("not a packed position"))
+            }
             None => {
-                let text = bytes.get(2..).ok_or("a text position cut short")?;
-                let text = std::str::from_utf8(text).map_err(|_| "a position that is not UTF-8")?;
+                let text =
+                    bytes.get(2..).ok_or_else(|| ToolError::input("a text position cut short"))?;
+                let text = std::str::from_utf8(text)
+                    .map_err(|_| ToolError::input("a position that is not UTF-8"))?;
                 game.parse_state(text)
-                    .map_err(|e| format!("position {text:?}: {e}"))
-                    .map_err(crate::error::ToolError::from)
+                    .map_err(|e| ToolError::Input(format!("position {text:?}: {e}")))
             }
         }
     }
@@ -243,8 +244,9 @@ pub struct DataReader {
     offset: u64,
 }
 
-fn io_error(path: &Path, e: impl std::fmt::Display) -> String {
-    format!("{}: {e}", path.display())
+/// A data file that cannot be read or written, or holds what it should not.
+fn io_error(path: &Path, e: impl std::fmt::Display) -> ToolError {
+    ToolError::file(path, format!("{}: {e}", path.display()))
 }
 
 impl DataReader {
@@ -262,7 +264,7 @@ impl DataReader {
         input.read_exact(&mut len).map_err(|_| not_data())?;
         let len = u32::from_le_bytes(len);
         if &magic != MAGIC || len > MAX_HEADER {
-            return Err(not_data().into());
+            return Err(not_data());
         }
         let mut json = vec![0u8; len as usize];
         input.read_exact(&mut json).map_err(|_| not_data())?;
@@ -324,12 +326,8 @@ impl DataReader {
             }
             read += (state.len() + 3) as u64;
             if labels[0] > RESULT_SCALE {
-                return Err(format!(
-                    "{}: game {game}: result {} above {RESULT_SCALE} (a damaged file)",
-                    self.path.display(),
-                    labels[0]
-                )
-                .into());
+                let damage = format!("game {game}: result {} above {RESULT_SCALE}", labels[0]);
+                return Err(io_error(&self.path, format!("{damage} (a damaged file)")));
             }
             let score = i16::from_le_bytes([labels[1], labels[2]]);
             samples.push(Sample { state, result: labels[0], score });
@@ -339,7 +337,7 @@ impl DataReader {
     }
 
     /// Reads `buf` whole: false at the end of the file (whether or not some bytes came).
-    fn fill(&mut self, buf: &mut [u8]) -> Result<bool, String> {
+    fn fill(&mut self, buf: &mut [u8]) -> ToolResult<bool> {
         match self.input.read_exact(buf) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
@@ -394,8 +392,7 @@ impl DataFile {
                         header.game,
                         header.state_bytes
                     ),
-                )
-                .into());
+                ));
             }
             header = reader.header().clone();
             while let Some(block) = reader.next_block()? {
@@ -482,20 +479,20 @@ impl DataFile {
 /// # Errors
 /// If a file cannot be read or written, or the files hold different games.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> ToolResult<(u64, u64)> {
-    let first = inputs.first().ok_or("no input files")?;
+    let first = inputs.first().ok_or_else(|| ToolError::input("no input files"))?;
     let header = DataReader::open(first)?.header().clone();
     let mut file = DataFile::open_append(out, header.clone())?;
     for path in inputs {
         if path == out {
-            return Err(format!("{} is both an input and the output", path.display()).into());
+            let both = format!("{} is both an input and the output", path.display());
+            return Err(ToolError::Input(both));
         }
         let mut reader = DataReader::open(path)?;
         if !reader.header().compatible(&header) {
             return Err(io_error(
                 path,
                 format!("holds {}, not {}", reader.header().game, header.game),
-            )
-            .into());
+            ));
         }
         while let Some(block) = reader.next_block()? {
             file.write(block)?;

@@ -19,6 +19,7 @@ use ply::eval::{Features, Weights};
 
 use super::data::{DataReader, StateCodec};
 use crate::agents::ToolGame;
+use crate::error::{ToolError, ToolResult};
 
 /// The options of `tune fit`.
 #[derive(clap::Args, Clone, Debug)]
@@ -70,33 +71,33 @@ pub struct FitArgs {
 }
 
 /// Parses a finite number above zero.
-fn positive(text: &str) -> Result<f64, String> {
+fn positive(text: &str) -> ToolResult<f64> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("{text:?} is not a number above 0")),
+        _ => Err(ToolError::Input(format!("{text:?} is not a number above 0"))),
     }
 }
 
-fn positive_f32(text: &str) -> Result<f32, String> {
+fn positive_f32(text: &str) -> ToolResult<f32> {
     positive(text).and_then(|x| match x as f32 {
         y if y.is_finite() && y > 0.0 => Ok(y),
-        _ => Err(format!("{text:?} is out of range")),
+        _ => Err(ToolError::Input(format!("{text:?} is out of range"))),
     })
 }
 
 /// Parses a finite number of at least zero.
-fn not_negative(text: &str) -> Result<f64, String> {
+fn not_negative(text: &str) -> ToolResult<f64> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("{text:?} is not a number of at least 0")),
+        _ => Err(ToolError::Input(format!("{text:?} is not a number of at least 0"))),
     }
 }
 
 /// Parses a number from 0 to 1.
-fn fraction(text: &str) -> Result<f64, String> {
+fn fraction(text: &str) -> ToolResult<f64> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(format!("{text:?} is not a number from 0 to 1")),
+        _ => Err(ToolError::Input(format!("{text:?} is not a number from 0 to 1"))),
     }
 }
 
@@ -289,12 +290,12 @@ pub fn run<G: ToolGame, F: Features<G>>(
     codec: StateCodec<G>,
     features: &F,
     args: &FitArgs,
-) -> crate::error::ToolResult<()> {
+) -> ToolResult<()> {
     if !(0.0..=1.0).contains(&args.search_weight) {
-        return Err("--search-weight must be between 0 and 1".into());
+        return Err(ToolError::input("--search-weight must be between 0 and 1"));
     }
     if args.holdout_every < 2 {
-        return Err("--holdout-every must be at least 2".into());
+        return Err(ToolError::input("--holdout-every must be at least 2"));
     }
     let names: Vec<String> = (0..features.count()).map(|i| features.name(i)).collect();
     let (mut train, mut held_out) = (Dataset::new(), Dataset::new());
@@ -303,22 +304,21 @@ pub fn run<G: ToolGame, F: Features<G>>(
     for path in &args.data {
         let mut reader = DataReader::open(path)?;
         if reader.header().state_bytes != codec.state_bytes(game) {
-            return Err(format!(
+            return Err(ToolError::Input(format!(
                 "{}: holds {} with {} bytes a state; this game stores {}",
                 path.display(),
                 reader.header().game,
                 reader.header().state_bytes,
                 codec.state_bytes(game)
-            )
-            .into());
+            )));
         }
         while let Some(block) = reader.next_block()? {
             games += 1;
             let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
             for sample in &block.samples {
-                let state = codec
-                    .decode(game, &sample.state)
-                    .map_err(|e| format!("{}: game {}: {e}", path.display(), block.game))?;
+                let state = codec.decode(game, &sample.state).map_err(|e| {
+                    ToolError::Input(format!("{}: game {}: {e}", path.display(), block.game))
+                })?;
                 let result = sample.reward();
                 let label = match sample.search() {
                     Some(s) if args.search_weight > 0.0 => {
@@ -342,12 +342,13 @@ pub fn run<G: ToolGame, F: Features<G>>(
         }
     }
     if train.is_empty() {
-        return Err("no training positions in the data".into());
+        return Err(ToolError::input("no training positions in the data"));
     }
     let start = match &args.start {
         Some(path) => {
             let text = crate::files::read_text(path, crate::files::MAX_TEXT)?;
-            let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let weights = Weights::parse(&text)
+                .map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))?;
             // A start file may name a subset of the features (an evaluation's weights, to
             // start a larger feature set from): the others start at 0.
             let index: HashMap<&str, usize> =
@@ -355,7 +356,8 @@ pub fn run<G: ToolGame, F: Features<G>>(
             let mut start = vec![0.0; names.len()];
             for (name, w) in &weights.entries {
                 let i = index.get(name.as_str()).ok_or_else(|| {
-                    format!("{}: the weights name {name}, which is not a feature", path.display())
+                    let unknown = format!("the weights name {name}, which is not a feature");
+                    ToolError::Input(format!("{}: {unknown}", path.display()))
                 })?;
                 start[*i] = f64::from(*w);
             }
@@ -369,14 +371,13 @@ pub fn run<G: ToolGame, F: Features<G>>(
             if let Some((i, w)) =
                 start.iter().enumerate().find(|(_, w)| !w.is_finite() || w.abs() > MAX_START_WEIGHT)
             {
-                return Err(format!(
+                return Err(ToolError::Input(format!(
                     "{}: weight {} is {w} log-odds (its value over the scale {}); a start weight \
                      must lie within ±{MAX_START_WEIGHT}",
                     path.display(),
                     names[i],
                     weights.scale
-                )
-                .into());
+                )));
             }
             start
         }
@@ -406,19 +407,17 @@ pub fn run<G: ToolGame, F: Features<G>>(
     });
     let written: Vec<f32> = fitted.weights.iter().map(|&w| w as f32).collect();
     if !fitted.held_out_loss.is_finite() || written.iter().any(|w| !w.is_finite()) {
-        return Err(format!(
+        return Err(ToolError::Input(format!(
             "the fit diverged (held-out loss {}); nothing written: try a smaller --learning-rate",
             fitted.held_out_loss
-        )
-        .into());
+        )));
     }
     if fitted.best_epoch == 0 && args.start.is_none() {
-        return Err(format!(
+        return Err(ToolError::Input(format!(
             "no epoch lowered the held-out loss below the all-zero start's ({:.5}); nothing \
              written: try another --learning-rate or more data",
             fitted.held_out_loss
-        )
-        .into());
+        )));
     }
     let weights = Weights {
         entries: names.into_iter().zip(written).collect(),
@@ -439,8 +438,9 @@ pub fn run<G: ToolGame, F: Features<G>>(
             "Weights are log-odds of winning per unit of feature; the evaluation is scale x sum.".into(),
         ],
     };
-    std::fs::write(&args.out, weights.to_text())
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, weights.to_text()).map_err(|e| {
+        ToolError::file(&args.out, format!("cannot write {}: {e}", args.out.display()))
+    })?;
     eprintln!("wrote {} (held-out loss {:.5})", args.out.display(), fitted.held_out_loss);
     Ok(())
 }

@@ -26,6 +26,7 @@ use super::data::{
     result_byte, DataFile, GameBlock, Header, Sample, StateCodec, NO_SCORE, SCORE_PROVEN,
 };
 use crate::agents::{AgentKit, ToolGame};
+use crate::error::ToolError;
 use crate::shard::{in_shard, parse_shard};
 use crate::spec::AgentSpec;
 use crate::units::si;
@@ -102,7 +103,7 @@ pub fn play_game<G: ToolGame>(
     let seed = mix64(args.seed ^ mix64(index));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let build = |spec: &AgentSpec, salt: u64| {
-        kit.build(spec, mix64(seed ^ salt)).map_err(|e| format!("{spec}: {e}"))
+        kit.build(spec, mix64(seed ^ salt)).map_err(|e| ToolError::spec(spec, e))
     };
     let mut engine = build(&args.engine, 1)?;
     let mut labeller = args.label.as_ref().map(|spec| build(spec, 2)).transpose()?;
@@ -119,12 +120,16 @@ pub fn play_game<G: ToolGame>(
             moves[rng.gen_range(0..moves.len())]
         } else {
             let position = Position::with_history(&state, record.hashes());
-            let report = engine.choose(game, position, &budget).map_err(|e| e.to_string())?;
+            let report = engine
+                .choose(game, position, &budget)
+                .map_err(|e| ToolError::search(&args.engine, e))?;
             if game.is_quiet(&state) {
                 let value = match (labeller.as_mut(), &label_budget) {
                     (Some(agent), Some(budget)) => {
                         let position = Position::with_history(&state, record.hashes());
-                        agent.choose(game, position, budget).map_err(|e| e.to_string())?.value
+                        let label = args.label.as_ref().expect("a labeller has a spec");
+                        let report = agent.choose(game, position, budget);
+                        report.map_err(|e| ToolError::search(label, e))?.value
                     }
                     _ => report.value,
                 };
@@ -140,7 +145,7 @@ pub fn play_game<G: ToolGame>(
                 report.best_move
             }
         };
-        record.play(mv).map_err(|e| e.to_string())?;
+        record.play(mv).map_err(ToolError::internal)?;
         ply += 1;
     }
     let players = game.num_players();
@@ -166,15 +171,15 @@ pub fn run<G: ToolGame>(
     args: &GenerateArgs,
 ) -> crate::error::ToolResult<()> {
     if args.threads == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(ToolError::input("--threads must be at least 1"));
     }
     if !(0.0..=1.0).contains(&args.random_rate) {
-        return Err("--random-rate must be from 0 to 1".into());
+        return Err(ToolError::input("--random-rate must be from 0 to 1"));
     }
     // The specs are checked before anything is written.
-    kit.build(&args.engine, 0).map_err(|e| format!("--engine {}: {e}", args.engine))?;
+    kit.build(&args.engine, 0).map_err(|e| ToolError::spec(&args.engine, e))?;
     if let Some(spec) = &args.label {
-        kit.build(spec, 0).map_err(|e| format!("--label {spec}: {e}"))?;
+        kit.build(spec, 0).map_err(|e| ToolError::spec(spec, e))?;
     }
     let header = Header {
         game: name.to_string(),
@@ -198,7 +203,7 @@ pub fn run<G: ToolGame>(
     let bar = progress_bar(todo.len() as u64);
     let next = Mutex::new(todo.into_iter());
     let file = Mutex::new(&mut file);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<ToolError>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..args.threads {
             scope.spawn(|| loop {
@@ -220,7 +225,7 @@ pub fn run<G: ToolGame>(
                         bar.inc(1);
                     }
                     Err(e) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
+                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                         return;
                     }
                 }
@@ -229,7 +234,7 @@ pub fn run<G: ToolGame>(
     });
     bar.finish_and_clear();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e.into());
+        return Err(e);
     }
     let file = file.into_inner().unwrap_or_else(|p| p.into_inner());
     let new = file.positions() - had_positions;

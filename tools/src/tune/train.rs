@@ -22,6 +22,7 @@ use ply::eval::net::{Activations, NetInputs, Network, MAX_HIDDEN};
 use super::data::{DataReader, StateCodec};
 use super::generate::default_threads;
 use crate::agents::ToolGame;
+use crate::error::ToolError;
 
 /// The options of `tune train`.
 #[derive(clap::Args, Clone, Debug)]
@@ -173,16 +174,21 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     args: &TrainArgs,
 ) -> crate::error::ToolResult<()> {
     if !(0.0..=1.0).contains(&args.search_weight) {
-        return Err("--search-weight must be between 0 and 1".into());
+        return Err(ToolError::input("--search-weight must be between 0 and 1"));
     }
     if !(1..=MAX_HIDDEN).contains(&args.hidden) {
-        return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}").into());
+        return Err(ToolError::Input(format!("--hidden must be from 1 to {MAX_HIDDEN}")));
     }
     if args.holdout_every < 2 || args.threads == 0 || args.batch == 0 {
-        return Err("--holdout-every must be at least 2, --threads and --batch at least 1".into());
+        return Err(ToolError::input(
+            "--holdout-every must be at least 2, --threads and --batch at least 1",
+        ));
     }
     if inputs.inputs() > usize::from(u16::MAX) {
-        return Err(format!("{} inputs: more than this trainer stores", inputs.inputs()).into());
+        return Err(ToolError::Input(format!(
+            "{} inputs: more than this trainer stores",
+            inputs.inputs()
+        )));
     }
     let started = Instant::now();
     let (mut train, mut held_out) = (Samples::new(), Samples::new());
@@ -191,7 +197,11 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     'files: for path in &args.data {
         let mut reader = DataReader::open(path)?;
         if reader.header().state_bytes != codec.state_bytes(game) {
-            return Err(format!("{}: holds {}", path.display(), reader.header().game).into());
+            return Err(ToolError::Input(format!(
+                "{}: holds {}",
+                path.display(),
+                reader.header().game
+            )));
         }
         while let Some(block) = reader.next_block()? {
             let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
@@ -200,9 +210,9 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
                     break 'files;
                 }
                 read += 1;
-                let state = codec
-                    .decode(game, &sample.state)
-                    .map_err(|e| format!("{}: game {}: {e}", path.display(), block.game))?;
+                let state = codec.decode(game, &sample.state).map_err(|e| {
+                    ToolError::Input(format!("{}: game {}: {e}", path.display(), block.game))
+                })?;
                 let bucket = inputs.active(game, &state, &mut |i| set.inputs.push(i as u16));
                 set.starts.push(set.inputs.len() as u32);
                 set.buckets.push(bucket.min(255) as u8);
@@ -223,17 +233,18 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
         }
     }
     if train.len() == 0 {
-        return Err("no training positions in the data".into());
+        return Err(ToolError::input("no training positions in the data"));
     }
     let mut net = match &args.start {
         Some(path) => {
             let bytes = crate::files::read_bytes(path, crate::files::MAX_BINARY)?;
-            Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+            Network::from_bytes(&bytes)
+                .map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))?
         }
         None => Network::random(inputs.inputs(), args.hidden, inputs.buckets(), args.seed),
     };
     if net.inputs != inputs.inputs() || net.buckets != inputs.buckets() {
-        return Err("the start network does not fit this game's inputs".into());
+        return Err(ToolError::input("the start network does not fit this game's inputs"));
     }
     eprintln!(
         "{} training positions, {} held out (read in {:.1} s); network {} -> {} -> 32 -> 32 -> 1 \
@@ -323,8 +334,9 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
             }
         }
     }
-    std::fs::write(&args.out, best.1.to_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, best.1.to_bytes()).map_err(|e| {
+        ToolError::file(&args.out, format!("cannot write {}: {e}", args.out.display()))
+    })?;
     eprintln!(
         "{}: held-out loss {:.5} (in {:.0} s)",
         args.out.display(),

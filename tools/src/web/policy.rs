@@ -6,7 +6,13 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::gate::Refused;
 use crate::spec::{AgentSpec, BookChoice, EgdbChoice};
+
+/// A refusal of the policy: `403` and why.
+fn refused(message: String) -> Refused {
+    Refused { status: 403, message }
+}
 
 /// The most requests that build or run engines at once; more get `503`.
 pub const MAX_ENGINE_REQUESTS: usize = 8;
@@ -56,8 +62,8 @@ impl SpecPolicy {
     /// own engine), allowed like the person's.
     ///
     /// # Errors
-    /// Why the spec is refused, naming the option and how to allow it.
-    pub fn check(&self, spec: &AgentSpec, also: &[&AgentSpec]) -> Result<(), String> {
+    /// [`Refused`] (403): why the spec is refused, naming the option and how to allow it.
+    pub fn check(&self, spec: &AgentSpec, also: &[&AgentSpec]) -> Result<(), Refused> {
         let allowed = || self.allowed.iter().chain(also.iter().copied());
         if allowed().any(|a| a == spec) {
             return Ok(());
@@ -65,23 +71,23 @@ impl SpecPolicy {
         let names = privileged(spec);
         if !names.is_empty() && !allowed().any(|a| privileged(a) == names) {
             let what: Vec<String> = names.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            return Err(format!(
+            return Err(refused(format!(
                 "the web board takes no command, address or file from the page ({}) unless \
                  the server was started allowing it (serve --engine SPEC or --allow-spec SPEC)",
                 what.join(", ")
-            ));
+            )));
         }
         if let Some(threads) = spec.threads.filter(|&t| t > self.max_threads) {
-            return Err(format!(
+            return Err(refused(format!(
                 "threads={threads}: the web board allows at most {} (serve --max-threads)",
                 self.max_threads
-            ));
+            )));
         }
         if let Some(tt) = spec.tt_mb.filter(|&t| t > self.max_tt_mb) {
-            return Err(format!(
+            return Err(refused(format!(
                 "tt={tt}: the web board allows tables of at most {} MiB (serve --max-tt)",
                 self.max_tt_mb
-            ));
+            )));
         }
         Ok(())
     }
@@ -170,7 +176,8 @@ mod tests {
             ("alphabeta:tt=65", "tt=65"),
         ] {
             let e = policy.check(&spec(bad), &[]).unwrap_err();
-            assert!(e.contains(says), "{bad}: {e}");
+            assert_eq!(e.status, 403);
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
         }
         // The server's own specs are allowed as they are.
         let own = spec("alphabeta:threads=16,tt=1024");

@@ -441,7 +441,7 @@ impl Board {
             text.parse().map_err(|e| Failure::new(400, format!("engine {text:?}: {e}")))?;
         self.policy
             .check(&spec, &[engine])
-            .map_err(|e| Failure::new(403, format!("engine {text:?}: {e}")))?;
+            .map_err(|e| Failure::new(e.status, format!("engine {text:?}: {}", e.message)))?;
         Ok(spec)
     }
 

@@ -5,15 +5,19 @@
 //! it has one), sends a game request from the game's start with the engine playing the side
 //! to move, and once it is accepted sends the moves the other seat played since the start.
 //! From then on each move sends the opponent's moves and reads the engine's. The connection
-//! lasts from game to game; a game left unfinished is ended with `GAMEEND` (`0`, stop code `0`
-//! between games, `1` when the client is dropped). Anything the protocol does not allow (a
+//! lasts from game to game, across clients too: a client dropped after a clean game parks its
+//! connection (and the server program it started), and the next client of the same address
+//! takes it, so that a match plays all its games on one connection, one `GAMEREQ` each (a
+//! server such as Scan's serves one connection). A game left unfinished is ended with
+//! `GAMEEND` (`0`, stop code `0` between games). Anything the protocol does not allow (a
 //! malformed or illegal message, a `GAMEEND` mid-game, silence past the deadline) is an
-//! engine error: the game is forfeited, the connection closed (and the server program
-//! killed), and the next game starts afresh.
+//! engine error: the game is forfeited, the connection closed (with stop code `1`, and the
+//! server program killed), and the next game connects afresh.
 
 use std::io;
 use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport};
@@ -24,6 +28,7 @@ use super::protocol::{
     MessageReader, ReadError, StopCode, TimeControl, VERSION,
 };
 use crate::engines::process::answer_deadline;
+use crate::engines::EngineError;
 
 /// How long one connection attempt may take.
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -46,8 +51,8 @@ struct ServerProcess {
 
 impl ServerProcess {
     fn start(command: &str) -> io::Result<ServerProcess> {
-        let mut shell = Command::new("sh");
-        shell.arg("-c").arg(command).stdin(Stdio::null()).stdout(Stdio::null());
+        let mut shell = crate::engines::process::command_of(command);
+        shell.stdin(Stdio::null()).stdout(Stdio::null());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut shell, 0);
         let child = shell.stderr(Stdio::null()).spawn()?;
@@ -93,8 +98,9 @@ impl Link {
         Ok(Link { writer: stream, reader })
     }
 
-    fn send(&mut self, message: &Message) -> Result<(), String> {
-        write_message(&mut self.writer, message).map_err(|e| format!("sending {message}: {e}"))
+    fn send(&mut self, message: &Message) -> Result<(), EngineError> {
+        write_message(&mut self.writer, message)
+            .map_err(|e| EngineError::Protocol(format!("sending {message}: {e}")))
     }
 
     /// Closes the connection from this side first, so that the server's port is not held in
@@ -102,6 +108,43 @@ impl Link {
     fn close(self) {
         let _ = self.writer.shutdown(Shutdown::Both);
     }
+}
+
+/// A connection between games, waiting for the next client of its address and command.
+struct Parked {
+    addr: String,
+    command: Option<String>,
+    link: Link,
+    server: Option<ServerProcess>,
+}
+
+/// The connections parked between games (see the [module docs](self)).
+static PARKED: Mutex<Vec<Parked>> = Mutex::new(Vec::new());
+
+/// Ends the games of the connections parked for `addr` (`GAMEEND`, stop code `1`: no more
+/// games) and closes them, stopping the server programs started for them: the end of a match.
+pub fn close_parked(addr: &str) {
+    let closing: Vec<Parked> = {
+        let mut parked = PARKED.lock().unwrap_or_else(|p| p.into_inner());
+        let (closing, kept) =
+            std::mem::take(&mut *parked).into_iter().partition(|p| p.addr == addr);
+        *parked = kept;
+        closing
+    };
+    for mut p in closing {
+        let _ = p
+            .link
+            .send(&Message::GameEnd { reason: EndReason::Unknown, stop: StopCode::NoMoreGames });
+        p.link.close();
+    }
+}
+
+/// The parked connection of `addr` and `command`, if there is one.
+fn unpark(addr: &str, command: Option<&str>) -> Option<(Link, Option<ServerProcess>)> {
+    let mut parked = PARKED.lock().unwrap_or_else(|p| p.into_inner());
+    let i = parked.iter().position(|p| p.addr == addr && p.command.as_deref() == command)?;
+    let p = parked.swap_remove(i);
+    Some((p.link, p.server))
 }
 
 /// The DamExchange game the engine is playing.
@@ -149,39 +192,59 @@ impl<G: Game> DxpClient<G> {
         }
     }
 
-    fn address(&self) -> Result<SocketAddr, String> {
+    fn address(&self) -> Result<SocketAddr, EngineError> {
         self.addr
             .to_socket_addrs()
-            .map_err(|e| format!("bad address {}: {e}", self.addr))?
+            .map_err(|e| EngineError::Protocol(format!("bad address {}: {e}", self.addr)))?
             .next()
-            .ok_or_else(|| format!("{} has no address", self.addr))
+            .ok_or_else(|| EngineError::Protocol(format!("{} has no address", self.addr)))
     }
 
-    /// The open connection, connecting (and starting the server program) if needed.
-    fn link(&mut self) -> Result<&mut Link, String> {
+    /// Starts the server program of `cmd=`, if there is one and it is not running.
+    fn start_server(&mut self) -> Result<(), EngineError> {
+        if let (Some(command), None) = (&self.command, &self.server) {
+            let p = ServerProcess::start(command).map_err(|e| EngineError::Start {
+                command: command.clone(),
+                reason: e.to_string(),
+            })?;
+            self.server = Some(p);
+        }
+        Ok(())
+    }
+
+    /// The open connection: a parked one of the same server, or a new one (starting the
+    /// server program first if needed).
+    fn link(&mut self) -> Result<&mut Link, EngineError> {
+        if self.link.is_none() && self.server.is_none() {
+            if let Some((link, server)) = unpark(&self.addr, self.command.as_deref()) {
+                self.link = Some(link);
+                self.server = server;
+            }
+        }
         if self.link.is_none() {
             let addr = self.address()?;
             let stream = match &self.command {
-                None => TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)
-                    .map_err(|e| format!("cannot connect to {}: {e}", self.addr))?,
-                Some(command) => {
-                    if self.server.is_none() {
-                        let p = ServerProcess::start(command)
-                            .map_err(|e| format!("cannot start `{command}`: {e}"))?;
-                        self.server = Some(p);
-                    }
-                    let server = self.server.as_mut().ok_or("no server program")?;
+                None => TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).map_err(|e| {
+                    EngineError::Protocol(format!("cannot connect to {}: {e}", self.addr))
+                })?,
+                Some(_) => {
+                    self.start_server()?;
+                    let server = self
+                        .server
+                        .as_mut()
+                        .ok_or_else(|| EngineError::protocol("no server program"))?;
                     connect_to_started(server, addr, &self.addr)?
                 }
             };
-            let link = Link::open(stream).map_err(|e| format!("{}: {e}", self.addr))?;
+            let link = Link::open(stream)
+                .map_err(|e| EngineError::Protocol(format!("{}: {e}", self.addr)))?;
             self.link = Some(link);
         }
-        self.link.as_mut().ok_or_else(|| "no connection".to_string())
+        self.link.as_mut().ok_or_else(|| EngineError::Protocol("no connection".into()))
     }
 
     /// Ends the game in progress, if any, with `GAMEEND` (reason unknown).
-    fn end_session(&mut self, stop: StopCode) -> Result<(), String> {
+    fn end_session(&mut self, stop: StopCode) -> Result<(), EngineError> {
         if self.session.take().is_some() {
             if let Some(link) = &mut self.link {
                 link.send(&Message::GameEnd { reason: EndReason::Unknown, stop })?;
@@ -211,7 +274,12 @@ impl<G: Game> DxpClient<G> {
     }
 
     /// True if none of `self.moves[from..]` was played by `colour`.
-    fn only_opponent_moved(&self, game: &G, from: usize, colour: Color) -> Result<bool, String> {
+    fn only_opponent_moved(
+        &self,
+        game: &G,
+        from: usize,
+        colour: Color,
+    ) -> Result<bool, EngineError> {
         let Some(start) = &self.game_start else { return Ok(false) };
         let mut s = start.clone();
         for (i, &mv) in self.moves.iter().enumerate() {
@@ -234,7 +302,7 @@ impl<G: Game> DxpClient<G> {
 
     /// True if the session in progress is this game, with only the opponent's moves since
     /// the engine's last.
-    fn session_continues(&self, game: &G, colour: Color) -> Result<bool, String> {
+    fn session_continues(&self, game: &G, colour: Color) -> Result<bool, EngineError> {
         let Some(session) = &self.session else { return Ok(false) };
         let known_end = session.offset + session.known.len();
         Ok(session.colour == colour
@@ -250,8 +318,9 @@ impl<G: Game> DxpClient<G> {
         offset: usize,
         colour: Color,
         budget: &Budget,
-    ) -> Result<(), String> {
-        let start = self.state_after(game, offset).ok_or("no game start")?;
+    ) -> Result<(), EngineError> {
+        let start =
+            self.state_after(game, offset).ok_or_else(|| EngineError::protocol("no game start"))?;
         let text = (self.codec.position)(game, &start);
         let position = (text != (self.codec.position)(game, &game.initial_state())).then_some(text);
         let per_move =
@@ -272,14 +341,20 @@ impl<G: Game> DxpClient<G> {
             match read(link, started + STARTUP, "answer to the game request", started)? {
                 Message::GameAcc { name, code: Acceptance::Accepted } => break name,
                 Message::GameAcc { code, .. } => {
-                    return Err(format!("the game request was refused: {code}"));
+                    return Err(EngineError::Protocol(format!(
+                        "the game request was refused: {code}"
+                    )));
                 }
                 // What is left of an earlier game (the server's reply to our GAMEEND), talk.
                 Message::GameEnd { .. } | Message::Chat(_) => {}
                 Message::BackReq { .. } => {
                     link.send(&Message::BackAcc(BackAnswer::NotSupported))?;
                 }
-                other => return Err(format!("{other} instead of an answer to the game request")),
+                other => {
+                    return Err(EngineError::Protocol(format!(
+                        "{other} instead of an answer to the game request"
+                    )))
+                }
             }
         };
         if !name.trim().is_empty() {
@@ -295,7 +370,7 @@ impl<G: Game> DxpClient<G> {
         game: &G,
         state: &G::State,
         budget: &Budget,
-    ) -> Result<SearchReport<G::Move>, String> {
+    ) -> Result<SearchReport<G::Move>, EngineError> {
         let started = Instant::now();
         if !self.leads_to(game, state) {
             // Not this game's continuation: a game of its own from here.
@@ -312,9 +387,10 @@ impl<G: Game> DxpClient<G> {
             self.request_game(game, offset, colour, budget)?;
         }
         // The opponent's moves the engine has not seen.
-        let session = self.session.as_mut().ok_or("no game in progress")?;
+        let session =
+            self.session.as_mut().ok_or_else(|| EngineError::protocol("no game in progress"))?;
         let unsent = self.moves[session.offset + session.known.len()..].to_vec();
-        let link = self.link.as_mut().ok_or("no connection")?;
+        let link = self.link.as_mut().ok_or_else(|| EngineError::protocol("no connection"))?;
         for mv in unsent {
             link.send(&Message::Move(self.codec.move_message(game, mv, 0)))?;
             session.known.push(mv);
@@ -338,9 +414,15 @@ impl<G: Game> DxpClient<G> {
                     link.send(&Message::BackAcc(BackAnswer::NotSupported))?;
                 }
                 Message::GameEnd { reason, .. } => {
-                    return Err(format!("the engine ended the game: reason {reason}"));
+                    return Err(EngineError::Protocol(format!(
+                        "the engine ended the game: reason {reason}"
+                    )));
                 }
-                other => return Err(format!("unexpected {other} instead of a move")),
+                other => {
+                    return Err(EngineError::Protocol(format!(
+                        "unexpected {other} instead of a move"
+                    )))
+                }
             }
         }
     }
@@ -351,7 +433,7 @@ fn connect_to_started(
     server: &mut ServerProcess,
     addr: SocketAddr,
     name: &str,
-) -> Result<TcpStream, String> {
+) -> Result<TcpStream, EngineError> {
     let deadline = Instant::now() + STARTUP;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -362,17 +444,17 @@ fn connect_to_started(
             Ok(stream) => return Ok(stream),
             Err(e) => {
                 if let Some(status) = server.exited() {
-                    return Err(format!(
+                    return Err(EngineError::Protocol(format!(
                         "`{}` ended ({status}) before accepting a connection on {name}",
                         server.command
-                    ));
+                    )));
                 }
                 if Instant::now() >= deadline {
-                    return Err(format!(
+                    return Err(EngineError::Protocol(format!(
                         "`{}` did not accept a connection on {name} within {} s: {e}",
                         server.command,
                         STARTUP.as_secs()
-                    ));
+                    )));
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
@@ -386,14 +468,17 @@ fn read(
     deadline: Instant,
     awaited: &str,
     since: Instant,
-) -> Result<Message, String> {
+) -> Result<Message, EngineError> {
     match link.reader.read(Some(deadline)) {
         Ok(Some(m)) => Ok(m),
-        Ok(None) => Err(format!("the server closed the connection (awaiting its {awaited})")),
-        Err(ReadError::TimedOut) => {
-            Err(format!("no {awaited}: silent for {:.1} s", since.elapsed().as_secs_f64()))
-        }
-        Err(e) => Err(e.to_string()),
+        Ok(None) => Err(EngineError::Protocol(format!(
+            "the server closed the connection (awaiting its {awaited})"
+        ))),
+        Err(ReadError::TimedOut) => Err(EngineError::Protocol(format!(
+            "no {awaited}: silent for {:.1} s",
+            since.elapsed().as_secs_f64()
+        ))),
+        Err(e) => Err(EngineError::protocol(e)),
     }
 }
 
@@ -418,6 +503,14 @@ impl<G: Game> Agent<G> for DxpClient<G> {
         })
     }
 
+    /// Starts the server program of `cmd=`; a server without one is reached on the first
+    /// move (a connection opened only to check it would be the one a single-connection
+    /// server serves).
+    fn ready(&mut self) -> Result<(), SearchError> {
+        self.start_server()
+            .map_err(|e| SearchError::Engine { engine: "dxp", reason: e.to_string() })
+    }
+
     fn observe(&mut self, _game: &G, state_before: &G::State, mv: G::Move) {
         if self.game_start.is_none() {
             self.game_start = Some(state_before.clone());
@@ -435,7 +528,21 @@ impl<G: Game> Agent<G> for DxpClient<G> {
 }
 
 impl<G: Game> Drop for DxpClient<G> {
+    /// Parks a connection that is between games for the next client (see the
+    /// [module docs](self)); closes one in trouble.
     fn drop(&mut self) {
+        if self.link.is_some() && self.end_session(StopCode::NextGame).is_ok() {
+            if let Some(link) = self.link.take() {
+                let parked = Parked {
+                    addr: self.addr.clone(),
+                    command: self.command.clone(),
+                    link,
+                    server: self.server.take(),
+                };
+                PARKED.lock().unwrap_or_else(|p| p.into_inner()).push(parked);
+                return;
+            }
+        }
         self.break_link();
     }
 }

@@ -39,15 +39,8 @@ pub use protocol::{
 };
 pub use server::DxpServer;
 
-/// DamExchange as agent specs see it: `dxp:addr=HOST:PORT[,time=T,cmd=COMMAND]` (the time
-/// sets the game's clock; `cmd` only starts the engine).
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "dxp",
-    summary: "DamExchange engine listening on HOST:PORT (cmd: a command that starts it first; \
-              T sets the game's time)",
-    keys: &["time", "book", "addr", "seed", "cmd"],
-    required: "addr",
-};
+/// The protocol as agent specs see it ([`crate::spec::protocols`]).
+pub const PROTOCOL: super::Protocol = crate::spec::protocols::DXP;
 
 impl<G: ply::Game + 'static> super::EngineCodec<G> for DxpCodec<G> {
     const PROTOCOL: &'static super::Protocol = &PROTOCOL;

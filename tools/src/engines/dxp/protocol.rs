@@ -8,6 +8,7 @@ use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use crate::error::ToolError;
 use ply::{Game, MoveList};
 
 /// The protocol version ply speaks (the `01` of a game request).
@@ -877,10 +878,9 @@ impl<G: Game> DxpCodec<G> {
     /// If the codec writes another letter there.
     pub fn to_move(&self, game: &G, state: &G::State) -> crate::error::ToolResult<Color> {
         let text = (self.position)(game, state);
-        text.chars()
-            .next()
-            .and_then(Color::from_letter)
-            .ok_or_else(|| format!("the codec wrote the position {text:?}: no W or Z first").into())
+        text.chars().next().and_then(Color::from_letter).ok_or_else(|| {
+            ToolError::Internal(format!("the codec wrote the position {text:?}: no W or Z first"))
+        })
     }
 
     /// The `M` message of a move that took `seconds`.
@@ -912,7 +912,9 @@ impl<G: Game> DxpCodec<G> {
                 captured.sort_unstable();
                 from == mv.from && to == mv.to && captured == wanted
             })
-            .ok_or_else(|| format!("illegal move {mv} in {}", (self.position)(game, state)).into())
+            .ok_or_else(|| {
+                ToolError::Input(format!("illegal move {mv} in {}", (self.position)(game, state)))
+            })
     }
 }
 

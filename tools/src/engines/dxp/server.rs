@@ -24,6 +24,7 @@ use super::protocol::{
     write_message, Acceptance, BackAnswer, Color, DxpCodec, EndReason, Message, MessageReader,
     ReadError, StopCode, TimeControl, VERSION,
 };
+use crate::engines::EngineError;
 
 /// How long the server waits for the initiator's next message before it ends the connection.
 pub const IDLE_LIMIT: Duration = Duration::from_secs(600);
@@ -119,7 +120,7 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
     /// `1`) and closed the connection: a malformed, unexpected or illegal message, the idle
     /// limit passed, a failed connection or a failing agent.
     pub fn serve(&mut self, stream: TcpStream) -> crate::error::ToolResult<()> {
-        let io = |e: io::Error| e.to_string();
+        let io = |e: io::Error| EngineError::from(e).into_tool("dxp");
         stream.set_nodelay(true).map_err(io)?;
         stream.set_write_timeout(Some(WRITE_TIMEOUT)).map_err(io)?;
         let mut writer = stream.try_clone().map_err(io)?;
@@ -130,27 +131,32 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
             let _ = write_message(&mut writer, &end);
         }
         let _ = writer.shutdown(Shutdown::Both);
-        result.map_err(crate::error::ToolError::from)
+        result.map_err(|e| e.into_tool("dxp"))
     }
 
     fn run(
         &mut self,
         reader: &mut MessageReader<TcpStream>,
         writer: &mut TcpStream,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         let DxpServer { game, codec, agent, name, idle } = self;
         let (game, codec, idle) = (&*game, *codec, *idle);
-        let mut send =
-            |m: Message| write_message(writer, &m).map_err(|e| format!("sending {m}: {e}"));
+        let mut send = |m: Message| {
+            write_message(writer, &m)
+                .map_err(|e| EngineError::Protocol(format!("sending {m}: {e}")))
+        };
         let mut session: Option<Session<'_, G>> = None;
         loop {
             let message = match reader.read(Some(Instant::now() + idle)) {
                 Ok(Some(m)) => m,
                 Ok(None) => return Ok(()),
                 Err(ReadError::TimedOut) => {
-                    return Err(format!("silent for {} s", idle.as_secs_f64()))
+                    return Err(EngineError::Protocol(format!(
+                        "silent for {} s",
+                        idle.as_secs_f64()
+                    )))
                 }
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(EngineError::protocol(e)),
             };
             // A move after the end (by this game's rules) is answered with the end.
             let is_move = matches!(message, Message::Move(_));
@@ -191,15 +197,21 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
                     send(answer(Acceptance::Accepted))?;
                 }
                 Message::Move(m) => {
-                    let s = session.as_mut().ok_or_else(|| format!("a move {m} outside a game"))?;
+                    let s = session.as_mut().ok_or_else(|| {
+                        EngineError::Protocol(format!("a move {m} outside a game"))
+                    })?;
                     let state = s.record.state();
                     if s.record.outcome().is_none() {
                         if game.to_move(state) == s.me {
-                            return Err(format!("a move {m} when it is my turn"));
+                            return Err(EngineError::Protocol(format!(
+                                "a move {m} when it is my turn"
+                            )));
                         }
                         let mv = codec.find_move(game, state, &m)?;
                         let before = state.clone();
-                        s.record.play(mv).map_err(|e| format!("move {m}: {e}"))?;
+                        s.record
+                            .play(mv)
+                            .map_err(|e| EngineError::Protocol(format!("move {m}: {e}")))?;
                         agent.observe(game, &before, mv);
                     }
                 }
@@ -229,14 +241,18 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
                     let moves = s.record.moves()[..ply].to_vec();
                     let mut record = Record::new(game, s.record.start().clone());
                     for mv in moves {
-                        record.play(mv).map_err(|e| format!("taking back: {e}"))?;
+                        record
+                            .play(mv)
+                            .map_err(|e| EngineError::Protocol(format!("taking back: {e}")))?;
                     }
                     s.record = record;
                     agent.new_game();
                     send(Message::BackAcc(BackAnswer::Accepted))?;
                 }
                 Message::GameAcc { .. } => {
-                    return Err("a GAMEACC, but this server requests no games".into());
+                    return Err(EngineError::protocol(
+                        "a GAMEACC, but this server requests no games",
+                    ));
                 }
             }
             // The agent's turn, if it is one: the end of the game, or a move.
@@ -269,10 +285,12 @@ impl<G: Game, A: Agent<G>> DxpServer<G, A> {
             let position = Position::with_history(state, s.record.hashes());
             let report = agent
                 .choose(game, position, &Budget::time(s.think))
-                .map_err(|e| format!("the engine failed: {e}"))?;
+                .map_err(|e| EngineError::Protocol(format!("the engine failed: {e}")))?;
             let before = state.clone();
             let mv = report.best_move;
-            s.record.play(mv).map_err(|e| format!("the engine's move {mv:?}: {e}"))?;
+            s.record
+                .play(mv)
+                .map_err(|e| EngineError::Protocol(format!("the engine's move {mv:?}: {e}")))?;
             agent.observe(game, &before, mv);
             let seconds = started.elapsed().as_secs_f64().round().min(9999.0) as u16;
             send(Message::Move(codec.move_message(game, mv, seconds)))?;

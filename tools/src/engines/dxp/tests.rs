@@ -115,8 +115,15 @@ fn the_request_carries_the_engines_colour_the_position_and_the_opponents_moves()
     // 20 ms a move: 1 minute for 999 moves.
     assert_eq!(sent[0], format!("R01{:<32}Z001999A", "ply"));
     assert_eq!(sent[1], "M0000322800");
-    // Dropped mid-game: the game ends, no more games.
-    assert_eq!(sent[2], "E01");
+    // Dropped mid-game: the game ends, and the connection waits for the match's next game;
+    // closing the parked connections (the end of a match) says no more games follow.
+    assert_eq!(sent[2], "E00");
+    crate::engines::dxp::client::close_parked(&addr.to_string());
+    let begun = Instant::now();
+    while log.lock().unwrap().len() < 4 && begun.elapsed() < ANSWER {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(log.lock().unwrap()[3], "E01");
 }
 
 #[test]
@@ -207,7 +214,9 @@ fn a_server_program_that_ends_at_once_is_an_error_and_one_left_running_dies_with
     assert!(e.to_string().contains("ended (exit status: 3) before accepting"), "{e}");
 
     // A command that leaves a process behind (here one that never serves: the port is
-    // served by a scripted server) is killed with its group when the client goes.
+    // served by a scripted server) is killed with its group when the match ends: the client
+    // parks it with its connection for the next game, and closing the parked connections
+    // stops it.
     let addr = scripted_server(|mut r, mut w| {
         let _ = recv(&mut r);
         send(&mut w, &accept("scripted"));
@@ -228,6 +237,7 @@ fn a_server_program_that_ends_at_once_is_an_error_and_one_left_running_dies_with
     }
     assert!(running().unwrap(), "the server program runs");
     drop(client);
+    crate::engines::dxp::client::close_parked(&addr.to_string());
     let begun = Instant::now();
     while running().unwrap() {
         assert!(begun.elapsed() < Duration::from_secs(5), "the server program outlived the client");

@@ -16,6 +16,7 @@ use ply::Game;
 
 use super::protocol::{arg, parse_line, HubCodec};
 use crate::engines::process::{recv_answer, EngineProcess, Transport};
+use crate::engines::EngineError;
 
 /// How long the handshake may take.
 const STARTUP: Duration = Duration::from_secs(30);
@@ -33,7 +34,7 @@ pub enum HubVersion {
 enum Link {
     Command(String),
     Open(Box<dyn Transport>),
-    Failed(String),
+    Failed(EngineError),
 }
 
 /// An external engine speaking the Hub protocol.
@@ -76,17 +77,34 @@ impl<G: Game> HubClient<G> {
         self.version
     }
 
-    fn failed(reason: String) -> SearchError {
-        SearchError::Engine { engine: "hub", reason }
+    fn failed(e: EngineError) -> SearchError {
+        SearchError::Engine { engine: "hub", reason: e.to_string() }
     }
 
-    /// Starts the engine if needed and does the handshake once.
-    fn connect(&mut self) -> Result<(&mut Box<dyn Transport>, HubVersion), String> {
+    /// Starts the engine's program if it has not started.
+    fn start(&mut self) -> Result<(), EngineError> {
         if let Link::Command(cmd) = &self.link {
             let cmd = cmd.clone();
             self.link = match EngineProcess::start(&cmd) {
                 Ok(p) => Link::Open(Box::new(p)),
-                Err(e) => Link::Failed(format!("cannot start `{cmd}`: {e}")),
+                Err(e) => Link::Failed(EngineError::Start { command: cmd, reason: e.to_string() }),
+            };
+        }
+        match &self.link {
+            Link::Failed(e) => Err(e.clone()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Starts the engine if needed and does the handshake once.
+    fn connect(&mut self) -> Result<(&mut Box<dyn Transport>, HubVersion), EngineError> {
+        if let Link::Command(cmd) = &self.link {
+            let cmd = cmd.clone();
+            self.link = match EngineProcess::start(&cmd) {
+                Ok(p) => Link::Open(Box::new(p)),
+                Err(e) => {
+                    Link::Failed(EngineError::Start { command: cmd.clone(), reason: e.to_string() })
+                }
             };
         }
         if self.version.is_none() {
@@ -96,14 +114,16 @@ impl<G: Game> HubClient<G> {
                         self.name = format!("hub({name})");
                         self.version = Some(version);
                     }
-                    Err(e) => self.link = Link::Failed(format!("handshake: {e}")),
+                    Err(e) => {
+                        self.link = Link::Failed(EngineError::Protocol(format!("handshake: {e}")))
+                    }
                 }
             }
         }
         match (&mut self.link, self.version) {
             (Link::Open(t), Some(v)) => Ok((t, v)),
             (Link::Failed(e), _) => Err(e.clone()),
-            _ => Err("no engine connection".to_string()),
+            _ => Err(EngineError::Protocol("no engine connection".into())),
         }
     }
 
@@ -180,8 +200,8 @@ fn think<G: Game>(
     t: &mut dyn Transport,
     version: HubVersion,
     r: Request<'_, G>,
-) -> Result<SearchReport<G::Move>, String> {
-    let io = |e: io::Error| e.to_string();
+) -> Result<SearchReport<G::Move>, EngineError> {
+    let io = |e: io::Error| EngineError::from(e);
     let (codec, game) = (r.codec, r.game);
     let moves_text = |moves: &[G::Move]| -> Vec<String> {
         moves.iter().map(|&m| (codec.format_move)(game, m)).collect()
@@ -232,7 +252,7 @@ fn think<G: Game>(
         let line = recv_answer(t, r.budget, start)?;
         let Ok(Some((command, args))) = parse_line(&line) else { continue };
         let get = |key: &str| arg(&args, key);
-        let found = |text: &str| -> Result<SearchReport<G::Move>, String> {
+        let found = |text: &str| -> Result<SearchReport<G::Move>, EngineError> {
             let mv = (codec.parse_move)(game, r.state, text)?;
             let mut report = SearchReport::instant(mv, start.elapsed());
             (report.depth, report.nodes, report.value) = (depth, nodes, value);
@@ -256,14 +276,22 @@ fn think<G: Game>(
                 }
             }
             (HubVersion::V2, "done") => {
-                return found(get("move").ok_or_else(|| format!("no move in {line:?}"))?);
+                return found(
+                    get("move")
+                        .ok_or_else(|| EngineError::Protocol(format!("no move in {line:?}")))?,
+                );
             }
             (HubVersion::V1, "move") => {
                 let text = args.first().map(|(n, _)| n.as_str());
-                return found(text.ok_or_else(|| format!("no move in {line:?}"))?);
+                return found(
+                    text.ok_or_else(|| EngineError::Protocol(format!("no move in {line:?}")))?,
+                );
             }
             (_, "error") => {
-                return Err(format!("engine error: {}", get("message").unwrap_or(&line)))
+                return Err(EngineError::Protocol(format!(
+                    "engine error: {}",
+                    get("message").unwrap_or(&line)
+                )))
             }
             _ => {}
         }
@@ -296,6 +324,10 @@ impl<G: Game> Agent<G> for HubClient<G> {
         let result = think(t.as_mut(), version, request);
         self.new_game = false;
         result.map_err(Self::failed)
+    }
+
+    fn ready(&mut self) -> Result<(), SearchError> {
+        self.start().map_err(Self::failed)
     }
 
     fn observe(&mut self, _game: &G, state_before: &G::State, mv: G::Move) {

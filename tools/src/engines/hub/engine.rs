@@ -53,6 +53,7 @@ use ply::{Game, MoveList};
 
 use super::protocol::{arg, error_line, parse_level, parse_line, Flow, HubCodec, Level};
 use crate::engines::lines::{read_line, Line, MAX_LINE};
+use crate::engines::EngineError;
 
 /// A Hub protocol engine around an agent; see the [module docs](self).
 pub struct HubEngine<G: Game, A> {
@@ -255,7 +256,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
             }
             "pos" => {
                 if let Err(e) = self.set_position(arg("pos"), arg("moves")) {
-                    out.push(error_line(&e));
+                    out.push(error_line(&e.to_string()));
                 }
             }
             "level" => match parse_level(&args) {
@@ -271,7 +272,7 @@ impl<G: Game, A: Agent<G>> HubEngine<G, A> {
         Flow::Continue
     }
 
-    fn set_position(&mut self, pos: Option<&str>, moves: Option<&str>) -> Result<(), String> {
+    fn set_position(&mut self, pos: Option<&str>, moves: Option<&str>) -> Result<(), EngineError> {
         let mut state = match pos {
             Some(text) => (self.codec.parse_position)(&self.game, text)?,
             None => self.game.initial_state(),
@@ -735,7 +736,7 @@ mod tests {
             "stop",
             "ponder-hit",
         ];
-        let read = |line: &str| -> Result<(), String> {
+        let read = |line: &str| -> Result<(), EngineError> {
             let mut engine = HubEngine::new(TicTacToe, codec(), AlphaBeta::new().with_tt_mb(1));
             let mut out = Vec::new();
             engine.handle("level depth=2", &mut out);
@@ -745,13 +746,13 @@ mod tests {
             for answer in &out {
                 let word = answer.split_whitespace().next().unwrap_or("");
                 if !known.contains(&word) {
-                    return Err(format!("answered {answer:?}"));
+                    return Err(EngineError::Protocol(format!("answered {answer:?}")));
                 }
             }
             out.clear();
             engine.handle("ping", &mut out);
             if out != ["pong"] {
-                return Err(format!("then answered ping with {out:?}"));
+                return Err(EngineError::Protocol(format!("then answered ping with {out:?}")));
             }
             Ok(())
         };

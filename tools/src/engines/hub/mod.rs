@@ -11,13 +11,8 @@ pub use client::HubClient;
 pub use engine::{serve, HubEngine};
 pub use protocol::{HubCodec, Level};
 
-/// The Hub protocol as agent specs see it: `hub:[time=T,depth=N,]cmd=COMMAND`.
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "hub",
-    summary: "external engine speaking the Hub protocol",
-    keys: &["time", "depth", "book", "seed", "cmd"],
-    required: "cmd",
-};
+/// The protocol as agent specs see it ([`crate::spec::protocols`]).
+pub const PROTOCOL: super::Protocol = crate::spec::protocols::HUB;
 
 impl<G: ply::Game + 'static> super::EngineCodec<G> for HubCodec<G> {
     const PROTOCOL: &'static super::Protocol = &PROTOCOL;

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::engines::EngineError;
 use ply::search::{Budget, Clock, Deadline};
 use ply::Game;
 
@@ -119,7 +120,7 @@ pub type ParsedLine = (String, Vec<(String, String)>);
 ///
 /// # Errors
 /// An unterminated quote.
-pub fn parse_line(line: &str) -> crate::error::ToolResult<Option<ParsedLine>> {
+pub fn parse_line(line: &str) -> Result<Option<ParsedLine>, EngineError> {
     let mut tokens = Vec::new();
     let mut chars = line.trim().chars().peekable();
     while chars.peek().is_some() {
@@ -141,7 +142,7 @@ pub fn parse_line(line: &str) -> crate::error::ToolResult<Option<ParsedLine>> {
             chars.next();
         }
         if quoted {
-            return Err(format!("unterminated quote in: {}", line.trim()).into());
+            return Err(EngineError::Protocol(format!("unterminated quote in: {}", line.trim())));
         }
         if !token.is_empty() {
             tokens.push(token);
@@ -202,17 +203,17 @@ pub fn error_line(message: &str) -> String {
 ///
 /// # Errors
 /// A message naming the bad value, or a level with no limit.
-pub fn parse_level(args: &[(String, String)]) -> crate::error::ToolResult<Level> {
+pub fn parse_level(args: &[(String, String)]) -> Result<Level, EngineError> {
     let get = |name: &str| args.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
     // Durations beyond the longest deadline mean "no practical limit" and are capped there.
-    let seconds = |name: &str, v: &str| -> Result<Duration, String> {
+    let seconds = |name: &str, v: &str| -> Result<Duration, EngineError> {
         v.parse::<f64>()
             .ok()
             .filter(|s| s.is_finite() && *s >= 0.0)
             .map(|s| {
                 Duration::try_from_secs_f64(s).unwrap_or(Deadline::LONGEST).min(Deadline::LONGEST)
             })
-            .ok_or_else(|| format!("bad {name}: {v}"))
+            .ok_or_else(|| EngineError::Protocol(format!("bad {name}: {v}")))
     };
     if get("infinite").is_some() {
         return Ok(Level::Infinite);
@@ -220,7 +221,7 @@ pub fn parse_level(args: &[(String, String)]) -> crate::error::ToolResult<Level>
     if let Some(d) = get("depth") {
         return match d.parse::<u32>() {
             Ok(n) if n >= 1 => Ok(Level::Depth(n)),
-            _ => Err(format!("bad depth: {d}").into()),
+            _ => Err(EngineError::Protocol(format!("bad depth: {d}"))),
         };
     }
     if let Some(t) = get("move-time") {
@@ -233,12 +234,14 @@ pub fn parse_level(args: &[(String, String)]) -> crate::error::ToolResult<Level>
             None => Duration::ZERO,
         };
         let moves_to_go = match get("moves") {
-            Some(m) => Some(m.parse::<u32>().map_err(|_| format!("bad moves: {m}"))?),
+            Some(m) => Some(
+                m.parse::<u32>().map_err(|_| EngineError::Protocol(format!("bad moves: {m}")))?,
+            ),
             None => None,
         };
         return Ok(Level::Clock(Clock { remaining, increment, moves_to_go }));
     }
-    Err("level needs depth=, move-time=, time= or infinite".into())
+    Err(EngineError::protocol("level needs depth=, move-time=, time= or infinite"))
 }
 
 #[cfg(test)]

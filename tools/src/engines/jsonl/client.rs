@@ -12,6 +12,7 @@ use ply::Game;
 
 use super::JsonlCodec;
 use crate::engines::process::{EngineProcess, Transport};
+use crate::engines::EngineError;
 
 /// The time per move when the budget gives none.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
@@ -34,21 +35,30 @@ impl<G: Game> JsonlClient<G> {
         JsonlClient { codec, command: String::new(), process: Some(transport) }
     }
 
+    /// The engine's connection, starting it if it has not started.
+    fn start(&mut self) -> Result<&mut Box<dyn Transport>, EngineError> {
+        if self.process.is_none() {
+            let p = EngineProcess::start(&self.command).map_err(|e| EngineError::Start {
+                command: self.command.clone(),
+                reason: e.to_string(),
+            })?;
+            self.process = Some(Box::new(p));
+        }
+        let command = &self.command;
+        self.process
+            .as_mut()
+            .ok_or_else(|| EngineError::Protocol(format!("`{command}` is not running")))
+    }
+
     fn think(
         &mut self,
         game: &G,
         state: &G::State,
         budget: &Budget,
-    ) -> Result<SearchReport<G::Move>, String> {
-        if self.process.is_none() {
-            let p = EngineProcess::start(&self.command)
-                .map_err(|e| format!("cannot start `{}`: {e}", self.command))?;
-            self.process = Some(Box::new(p));
-        }
-        let Some(t) = self.process.as_mut() else {
-            return Err(format!("`{}` is not running", self.command));
-        };
-        let (board, color) = (self.codec.request)(game, state)?;
+    ) -> Result<SearchReport<G::Move>, EngineError> {
+        let codec = self.codec;
+        let (board, color) = (codec.request)(game, state)?;
+        let t = self.start()?;
         let time = budget.time.unwrap_or(DEFAULT_TIME);
         let request = serde_json::json!({
             "board": board,
@@ -56,20 +66,22 @@ impl<G: Game> JsonlClient<G> {
             "time_ms": time.as_millis().max(1) as u64,
         });
         let start = Instant::now();
-        t.send(&request.to_string()).map_err(|e| e.to_string())?;
+        t.send(&request.to_string()).map_err(EngineError::protocol)?;
         let deadline = start + time.saturating_mul(5).saturating_add(Duration::from_secs(5));
-        let answer = t.recv_until(deadline).map_err(|e| e.to_string())?;
-        let value: serde_json::Value =
-            serde_json::from_str(&answer).map_err(|e| format!("answer {answer:?}: {e}"))?;
+        let answer = t.recv_until(deadline).map_err(EngineError::protocol)?;
+        let value: serde_json::Value = serde_json::from_str(&answer)
+            .map_err(|e| EngineError::Protocol(format!("answer {answer:?}: {e}")))?;
         if let Some(e) = value.get("error") {
-            return Err(format!("engine error: {e}"));
+            return Err(EngineError::Protocol(format!("engine error: {e}")));
         }
         let path: Vec<(usize, usize)> = serde_json::from_value::<Vec<[usize; 2]>>(value)
-            .map_err(|e| format!("answer {answer:?} is not a list of [row, col]: {e}"))?
+            .map_err(|e| {
+                EngineError::Protocol(format!("answer {answer:?} is not a list of [row, col]: {e}"))
+            })?
             .into_iter()
             .map(|[r, c]| (r, c))
             .collect();
-        let mv = (self.codec.parse_path)(game, state, &path)?;
+        let mv = (codec.parse_path)(game, state, &path)?;
         Ok(SearchReport::instant(mv, start.elapsed()))
     }
 }
@@ -86,6 +98,13 @@ impl<G: Game> Agent<G> for JsonlClient<G> {
         budget: &Budget,
     ) -> Result<SearchReport<G::Move>, SearchError> {
         self.think(game, position.state, budget)
-            .map_err(|reason| SearchError::Engine { engine: "jsonl", reason })
+            .map_err(|e| SearchError::Engine { engine: "jsonl", reason: e.to_string() })
+    }
+
+    fn ready(&mut self) -> Result<(), SearchError> {
+        match self.start() {
+            Ok(_) => Ok(()),
+            Err(e) => Err(SearchError::Engine { engine: "jsonl", reason: e.to_string() }),
+        }
     }
 }

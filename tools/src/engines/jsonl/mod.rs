@@ -99,13 +99,8 @@ impl<G: Game> Clone for OtherBoards<G> {
 
 impl<G: Game> Copy for OtherBoards<G> {}
 
-/// The JSON-lines protocol as agent specs see it: `jsonl:[time=T,]cmd=COMMAND`.
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "jsonl",
-    summary: "external engine speaking english_checkers play's JSON lines",
-    keys: &["time", "book", "seed", "cmd"],
-    required: "cmd",
-};
+/// The protocol as agent specs see it ([`crate::spec::protocols`]).
+pub const PROTOCOL: super::Protocol = crate::spec::protocols::JSONL;
 
 impl<G: Game + 'static> super::EngineCodec<G> for JsonlCodec<G> {
     const PROTOCOL: &'static super::Protocol = &PROTOCOL;

@@ -41,6 +41,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{JsonlCodec, Path};
+use crate::engines::EngineError;
 use crate::error::ToolResult;
 
 /// A position as a request gives it: rows and the colour to move.
@@ -72,11 +73,13 @@ fn error(message: impl std::fmt::Display) -> String {
     json!({ "error": message.to_string() }).to_string()
 }
 
-fn color_char(color: &str) -> Result<char, String> {
+fn color_char(color: &str) -> Result<char, EngineError> {
     let mut chars = color.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(format!("unknown colour {color:?}: expected \"b\" or \"w\"")),
+        _ => {
+            Err(EngineError::Protocol(format!("unknown colour {color:?}: expected \"b\" or \"w\"")))
+        }
     }
 }
 
@@ -113,8 +116,9 @@ pub fn answer_moves<G: Game>(line: &str, game: &G, codec: JsonlCodec<G>) -> Stri
     }
 }
 
-fn moves_of<G: Game>(line: &str, game: &G, codec: JsonlCodec<G>) -> Result<Vec<Path>, String> {
-    let request: Request = serde_json::from_str(line).map_err(|e| format!("bad request: {e}"))?;
+fn moves_of<G: Game>(line: &str, game: &G, codec: JsonlCodec<G>) -> Result<Vec<Path>, EngineError> {
+    let request: Request = serde_json::from_str(line)
+        .map_err(|e| EngineError::Protocol(format!("bad request: {e}")))?;
     let color = color_char(&request.color)?;
     let play_only = [
         ("time_ms", request.time_ms.is_some()),
@@ -123,7 +127,7 @@ fn moves_of<G: Game>(line: &str, game: &G, codec: JsonlCodec<G>) -> Result<Vec<P
         ("new_game", request.new_game.is_some()),
     ];
     if let Some((field, _)) = play_only.iter().find(|(_, given)| *given) {
-        return Err(format!("{field} is only read by the play mode"));
+        return Err(EngineError::Protocol(format!("{field} is only read by the play mode")));
     }
     match (codec.read_board)(game, &request.board, color) {
         Ok((game, state)) => {
@@ -132,8 +136,8 @@ fn moves_of<G: Game>(line: &str, game: &G, codec: JsonlCodec<G>) -> Result<Vec<P
         }
         Err(e) => match codec.other_boards.map(|o| (o.moves)(game, &request.board, color)) {
             Some(Ok(Some(moves))) => Ok(moves),
-            Some(Err(other)) => Err(other.to_string()),
-            Some(Ok(None)) | None => Err(e.to_string()),
+            Some(Err(other)) => Err(EngineError::protocol(other)),
+            Some(Ok(None)) | None => Err(EngineError::protocol(e)),
         },
     }
 }
@@ -186,12 +190,12 @@ impl<G: Game> PlayServer<G> {
         }
     }
 
-    fn try_answer(&mut self, line: &str) -> Result<Path, String> {
-        let request: Request =
-            serde_json::from_str(line).map_err(|e| format!("bad request: {e}"))?;
+    fn try_answer(&mut self, line: &str) -> Result<Path, EngineError> {
+        let request: Request = serde_json::from_str(line)
+            .map_err(|e| EngineError::Protocol(format!("bad request: {e}")))?;
         let color = color_char(&request.color)?;
         if request.time_ms.is_some_and(|t| t == 0 || t > MAX_TIME_MS) {
-            return Err(format!("time_ms must be from 1 to {MAX_TIME_MS}"));
+            return Err(EngineError::Protocol(format!("time_ms must be from 1 to {MAX_TIME_MS}")));
         }
         let time = request.time_ms.map_or(self.time, Duration::from_millis);
         // The answer must arrive within `time_ms`: keep back a margin for reading the
@@ -212,7 +216,7 @@ impl<G: Game> PlayServer<G> {
                         return Ok(path);
                     }
                 }
-                return Err(e.to_string());
+                return Err(EngineError::protocol(e));
             }
         };
         let dims = dims(&request.board);
@@ -221,7 +225,7 @@ impl<G: Game> PlayServer<G> {
             self.session = Some(Session { game, dims, engine, after: None, history: Vec::new() });
         }
         let Some(session) = self.session.as_mut() else {
-            return Err("no game to play".into());
+            return Err(EngineError::protocol("no game to play"));
         };
         let state = match &request.moves {
             Some(moves) => {
@@ -337,13 +341,13 @@ impl<G: Game> Session<G> {
         start: Option<&Board>,
         moves: &[Vec<[usize; 2]>],
         state: &G::State,
-    ) -> Result<G::State, String> {
+    ) -> Result<G::State, EngineError> {
         let mut at = match start {
             Some(b) => {
                 let (_, start) = (codec.read_board)(rules, &b.board, color_char(&b.color)?)
-                    .map_err(|e| format!("start: {e}"))?;
+                    .map_err(|e| EngineError::Protocol(format!("start: {e}")))?;
                 if dims(&b.board) != self.dims {
-                    return Err("start and board differ in size".into());
+                    return Err(EngineError::protocol("start and board differ in size"));
                 }
                 start
             }
@@ -353,14 +357,17 @@ impl<G: Game> Session<G> {
         for (i, path) in moves.iter().enumerate() {
             let path: Path = path.iter().map(|&[r, c]| (r, c)).collect();
             let mv = (codec.parse_path)(&self.game, &at, &path).map_err(|_| {
-                format!("moves[{i}] {} is not a legal move there", json!(pairs(&path)))
+                let path = json!(pairs(&path));
+                EngineError::Protocol(format!("moves[{i}] {path} is not a legal move there"))
             })?;
             self.game.apply(&mut at, mv);
             history.push(self.hash(&at));
         }
-        let reached = (codec.request)(&self.game, &at).map_err(|e| e.to_string())?;
+        let reached = (codec.request)(&self.game, &at).map_err(EngineError::protocol)?;
         if Some(reached) != (codec.request)(&self.game, state).ok() {
-            return Err("the moves do not lead to the board and colour of the request".into());
+            return Err(EngineError::protocol(
+                "the moves do not lead to the board and colour of the request",
+            ));
         }
         self.history = history;
         self.after = None;
@@ -374,23 +381,27 @@ impl<G: Game> Session<G> {
         codec: JsonlCodec<G>,
         state: G::State,
         budget: &Budget,
-    ) -> Result<Path, String> {
+    ) -> Result<Path, EngineError> {
         let mut legal = MoveList::new();
         self.game.generate_moves(&state, &mut legal);
         let mv = match legal.as_slice() {
-            [] => return Err("no move to play: the side to move has no legal move".into()),
+            [] => {
+                return Err(EngineError::protocol(
+                    "no move to play: the side to move has no legal move",
+                ))
+            }
             [only] => *only,
             _ => {
                 let position = Position::with_history(&state, &self.history);
                 self.engine
                     .choose(&self.game, position, budget)
-                    .map_err(|e| format!("no move to play: {e}"))?
+                    .map_err(|e| EngineError::Protocol(format!("no move to play: {e}")))?
                     .best_move
             }
         };
-        let paths = (codec.legal_paths)(&self.game, &state).map_err(|e| e.to_string())?;
+        let paths = (codec.legal_paths)(&self.game, &state).map_err(EngineError::protocol)?;
         let Some((_, path)) = paths.into_iter().find(|(m, _)| *m == mv) else {
-            return Err("no move to play: the engine chose no listed move".into());
+            return Err(EngineError::protocol("no move to play: the engine chose no listed move"));
         };
         let mut after = state;
         self.game.apply(&mut after, mv);
@@ -426,16 +437,20 @@ pub fn serve_moves<G: Game>(
 
 /// The next non-blank line of `input` (`None` at its end), or why a line cannot be a request:
 /// it is not UTF-8 text, or it is longer than [`MAX_LINE`] (the rest of it is skipped).
-fn next_request(input: &mut impl BufRead) -> io::Result<Option<Result<String, String>>> {
+fn next_request(input: &mut impl BufRead) -> io::Result<Option<Result<String, EngineError>>> {
     use ply::lines::{read_line, Line};
     loop {
         match read_line(input, MAX_LINE)? {
             None => return Ok(None),
             Some(Line::Text(line)) if line.trim().is_empty() => {}
             Some(Line::Text(line)) => return Ok(Some(Ok(line))),
-            Some(Line::NotUtf8) => return Ok(Some(Err("the line is not UTF-8 text".into()))),
+            Some(Line::NotUtf8) => {
+                return Ok(Some(Err(EngineError::protocol("the line is not UTF-8 text"))))
+            }
             Some(Line::TooLong(_)) => {
-                return Ok(Some(Err(format!("request longer than {MAX_LINE} bytes"))))
+                return Ok(Some(Err(EngineError::Protocol(format!(
+                    "request longer than {MAX_LINE} bytes"
+                )))))
             }
         }
     }

@@ -13,6 +13,7 @@ use ply::{Game, Notation};
 
 use super::NBoardCodec;
 use crate::engines::process::{recv_answer, EngineProcess, Transport};
+use crate::engines::EngineError;
 
 /// The depth sent when the budget gives none.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -24,7 +25,7 @@ pub struct NBoardClient<G: Game> {
     codec: NBoardCodec<G>,
     command: Option<String>,
     transport: Option<Box<dyn Transport>>,
-    failure: Option<String>,
+    failure: Option<EngineError>,
     ready: bool,
     name: String,
 }
@@ -54,17 +55,38 @@ impl<G: Game> NBoardClient<G> {
         }
     }
 
-    fn connect(&mut self) -> Result<&mut Box<dyn Transport>, String> {
+    /// Starts the engine's program if it has not started.
+    fn start(&mut self) -> Result<(), EngineError> {
         if let Some(cmd) = self.command.take() {
             match EngineProcess::start(&cmd) {
                 Ok(p) => self.transport = Some(Box::new(p)),
-                Err(e) => self.failure = Some(format!("cannot start `{cmd}`: {e}")),
+                Err(e) => {
+                    let reason = e.to_string();
+                    self.failure = Some(EngineError::Start { command: cmd.clone(), reason });
+                }
+            }
+        }
+        match &self.failure {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn connect(&mut self) -> Result<&mut Box<dyn Transport>, EngineError> {
+        if let Some(cmd) = self.command.take() {
+            match EngineProcess::start(&cmd) {
+                Ok(p) => self.transport = Some(Box::new(p)),
+                Err(e) => {
+                    let reason = e.to_string();
+                    self.failure = Some(EngineError::Start { command: cmd.clone(), reason });
+                }
             }
         }
         if let Some(e) = &self.failure {
             return Err(e.clone());
         }
-        let t = self.transport.as_mut().ok_or("no engine connection")?;
+        let t =
+            self.transport.as_mut().ok_or_else(|| EngineError::protocol("no engine connection"))?;
         if !self.ready {
             match handshake(t.as_mut()) {
                 Ok(name) => {
@@ -72,8 +94,8 @@ impl<G: Game> NBoardClient<G> {
                     self.ready = true;
                 }
                 Err(e) => {
-                    self.failure = Some(format!("handshake: {e}"));
-                    return Err(format!("handshake: {e}"));
+                    self.failure = Some(EngineError::Protocol(format!("handshake: {e}")));
+                    return Err(EngineError::Protocol(format!("handshake: {e}")));
                 }
             }
         }
@@ -104,8 +126,11 @@ pub fn parse_answer<G: Notation>(
     game: &G,
     state: &G::State,
     line: &str,
-) -> Result<(G::Move, Option<f64>), String> {
-    let body = line.trim().strip_prefix("===").ok_or_else(|| format!("not an answer: {line:?}"))?;
+) -> Result<(G::Move, Option<f64>), EngineError> {
+    let body = line
+        .trim()
+        .strip_prefix("===")
+        .ok_or_else(|| EngineError::Protocol(format!("not an answer: {line:?}")))?;
     // `=== f5/1.00/0.5` (NBoard 2) or `=== f5 1.00 0.5` (Edax, NBoard 1); `pa` is a pass.
     let mut parts =
         body.trim().split(|c: char| c == '/' || c.is_whitespace()).filter(|p| !p.is_empty());
@@ -114,7 +139,9 @@ pub fn parse_answer<G: Notation>(
         text = "pass".to_string();
     }
     let eval = parts.next().and_then(|e| e.parse::<f64>().ok());
-    let mv = game.parse_move(state, &text).map_err(|e| format!("engine move {text:?}: {e}"))?;
+    let mv = game
+        .parse_move(state, &text)
+        .map_err(|e| EngineError::Protocol(format!("engine move {text:?}: {e}")))?;
     Ok((mv, eval))
 }
 
@@ -124,8 +151,8 @@ fn think<G: Notation>(
     state: &G::State,
     record: &str,
     budget: &Budget,
-) -> Result<SearchReport<G::Move>, String> {
-    let io = |e: io::Error| e.to_string();
+) -> Result<SearchReport<G::Move>, EngineError> {
+    let io = |e: io::Error| EngineError::from(e);
     let depth = budget.depth.unwrap_or(DEFAULT_DEPTH);
     t.send(&format!("set depth {depth}")).map_err(io)?;
     t.send(&format!("set game {record}")).map_err(io)?;
@@ -143,7 +170,7 @@ fn think<G: Notation>(
             return Ok(report);
         }
         if let Some(status) = line.strip_prefix("status bad") {
-            return Err(format!("engine: bad{status}"));
+            return Err(EngineError::Protocol(format!("engine: bad{status}")));
         }
     }
 }
@@ -151,6 +178,10 @@ fn think<G: Notation>(
 impl<G: Notation> Agent<G> for NBoardClient<G> {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn ready(&mut self) -> Result<(), SearchError> {
+        self.start().map_err(|e| SearchError::Engine { engine: "nboard", reason: e.to_string() })
     }
 
     fn choose(
@@ -162,7 +193,8 @@ impl<G: Notation> Agent<G> for NBoardClient<G> {
         let unsupported = |reason| SearchError::Unsupported { algorithm: "nboard", reason };
         let record = (self.codec.game_record)(game, position.state)
             .map_err(|e| unsupported(e.to_string()))?;
-        let failed = |reason| SearchError::Engine { engine: "nboard", reason };
+        let failed =
+            |e: EngineError| SearchError::Engine { engine: "nboard", reason: e.to_string() };
         let t = self.connect().map_err(failed)?;
         think(t.as_mut(), game, position.state, &record, budget).map_err(failed)
     }

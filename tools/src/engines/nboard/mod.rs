@@ -44,13 +44,8 @@ impl<G: Game> Clone for NBoardCodec<G> {
 
 impl<G: Game> Copy for NBoardCodec<G> {}
 
-/// The NBoard protocol as agent specs see it: `nboard:[time=T,depth=N,]cmd=COMMAND`.
-pub const PROTOCOL: super::Protocol = super::Protocol {
-    name: "nboard",
-    summary: "external engine speaking the NBoard protocol",
-    keys: &["time", "depth", "book", "seed", "cmd"],
-    required: "cmd",
-};
+/// The protocol as agent specs see it ([`crate::spec::protocols`]).
+pub const PROTOCOL: super::Protocol = crate::spec::protocols::NBOARD;
 
 impl<G: ply::Notation + 'static> super::EngineCodec<G> for NBoardCodec<G> {
     const PROTOCOL: &'static super::Protocol = &PROTOCOL;

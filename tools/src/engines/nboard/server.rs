@@ -69,6 +69,7 @@ use ply::{Game, MoveList};
 
 use super::NBoardCodec;
 use crate::engines::lines::{read_line, Line, MAX_LINE};
+use crate::engines::EngineError;
 
 /// An engine speaking NBoard: the rules, the current game and the agent that searches it.
 pub struct NBoardEngine<G: Game, A> {
@@ -224,11 +225,11 @@ impl<G: Game, A: Agent<G>> NBoardEngine<G, A> {
 
     /// Searches the current position (or takes the kept ponder search of it): the report,
     /// and the seconds it took.
-    fn search(&mut self) -> Result<(SearchReport<G::Move>, f64), String> {
+    fn search(&mut self) -> Result<(SearchReport<G::Move>, f64), EngineError> {
         let mut moves = MoveList::new();
         self.game.generate_moves(&self.state, &mut moves);
         if moves.is_empty() {
-            return Err("the game is over".to_string());
+            return Err(EngineError::Protocol("the game is over".into()));
         }
         let start = Instant::now();
         if let Some(p) = self.pondered.take() {
@@ -238,7 +239,8 @@ impl<G: Game, A: Agent<G>> NBoardEngine<G, A> {
         }
         let budget = Budget::depth(self.depth).with_stop(self.closed.clone());
         let position = Position::with_history(&self.state, &self.history);
-        let report = self.agent.choose(&self.game, position, &budget).map_err(|e| e.to_string())?;
+        let report =
+            self.agent.choose(&self.game, position, &budget).map_err(EngineError::protocol)?;
         Ok((report, start.elapsed().as_secs_f64()))
     }
 
@@ -492,20 +494,20 @@ mod tests {
             "learn",
             "set contempt 0",
         ];
-        let read = |line: &str| -> Result<(), String> {
+        let read = |line: &str| -> Result<(), EngineError> {
             let mut engine = othello(ply::search::alphabeta::AlphaBeta::new().with_tt_mb(1));
             engine.handle("set depth 2");
             for answer in engine.handle(line) {
                 let word = answer.split_whitespace().next().unwrap_or("");
                 let known = ["set", "pong", "status", "===", "search", "learned", "nodestats"];
                 if !known.contains(&word) {
-                    return Err(format!("answered {answer:?}"));
+                    return Err(EngineError::Protocol(format!("answered {answer:?}")));
                 }
             }
             // The session goes on.
             match engine.handle("ping 1").as_slice() {
                 [pong] if pong == "pong 1" => Ok(()),
-                other => Err(format!("then answered ping with {other:?}")),
+                other => Err(EngineError::Protocol(format!("then answered ping with {other:?}"))),
             }
         };
         ply::testing::check_reader(&samples, read, 1_000, 31).unwrap_or_else(|e| panic!("{e}"));

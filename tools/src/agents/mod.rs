@@ -31,9 +31,11 @@ use ply::search::Agent;
 use ply::zobrist::mix64;
 use ply::{Game, Notation, Solved};
 
-use crate::egdb::{Solver, WithSolver};
+pub mod tables;
+
 use crate::engines::{Connection, EngineCodec};
 use crate::spec::{AgentSpec, Algorithm, BookChoice, EgdbChoice, SpecError};
+pub use tables::{Solver, WithSolver};
 
 /// What the tools need of a game: its rules, text forms, and the bounds that let games run on
 /// several threads. Every `Game + Notation` whose states and moves are `Send + Sync` has it.
@@ -107,7 +109,7 @@ impl<K: PartialEq, V: Clone> Opened<K, V> {
 type ClientBuilder<G> = Arc<dyn Fn(Connection<'_>) -> Box<dyn Agent<G> + Send> + Send + Sync>;
 
 /// Opens a game's endgame tables in a directory, as a solver that reads them on first use
-/// ([`crate::egdb::lazy_solver`]).
+/// ([`tables::lazy_solver`]).
 pub type EndgameOpener<G> = Arc<dyn Fn(&Path) -> Solver<G> + Send + Sync>;
 
 /// Reads the text of a book file as a book of the kit's game.
@@ -264,9 +266,19 @@ impl<G: Game> AgentKit<G> {
         self.default_tables()?.solve(game, state)
     }
 
-    /// What the default directory's endgame tables hold, for a program's first lines.
-    pub fn tables_description(&self, game: &G) -> Option<String> {
-        self.default_tables()?.describe(game)
+    /// What the endgame tables that agents of `specs` search with hold, for a program's
+    /// first lines: one line per directory, none when no agent uses tables (`egdb=off`, a
+    /// game without them, no engine at all).
+    pub fn tables_description(&self, game: &G, specs: &[AgentSpec]) -> Option<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for spec in specs {
+            if let Ok(Some(solver)) = self.solver_for(spec) {
+                if let Some(line) = solver.describe(game).filter(|l| !lines.contains(l)) {
+                    lines.push(line);
+                }
+            }
+        }
+        (!lines.is_empty()).then(|| lines.join("\n"))
     }
 
     fn default_tables(&self) -> Option<Solver<G>> {
