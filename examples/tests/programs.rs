@@ -736,6 +736,28 @@ fn each_programs_help_lists_only_what_applies_to_it() {
     assert!(help("connect_four").contains("--variant"), "connect-four takes connect=K");
     let serve = run("english_checkers", &["serve", "--help"], "").stdout;
     assert!(serve.contains("--port") && serve.contains("--rules") && !serve.contains("--players"));
+    // Kalah's own command is listed, and its help shows Kalah's options alone.
+    let kalah = help("kalah");
+    assert!(kalah.contains("solve"), "{kalah}");
+    let solve = run("kalah", &["solve", "--help"], "").stdout;
+    assert!(solve.contains("--variant") && solve.contains("--table-seeds"), "{solve}");
+    for absent in ["--rules", "--size", "--players"] {
+        assert!(!solve.contains(absent), "kalah solve --help lists {absent}: {solve}");
+    }
+    // The marathon lists the agents it takes (its contestants, ply's searches), no engines.
+    let marathon = help("reversi_marathon");
+    assert!(marathon.contains("modelling[:") && marathon.contains("oracle[:"), "{marathon}");
+    assert!(marathon.contains("mcts[:") && !marathon.contains("hub:") && !marathon.contains("cmd="));
+    // The endgame tables' program offers the games that have tables.
+    let egdb = help("egdb");
+    assert!(egdb.contains("english-checkers") && egdb.contains("kalah"), "{egdb}");
+    assert!(!egdb.contains("breakthrough") && !egdb.contains("impasse"), "{egdb}");
+    // MCTS keeps its tree by default, and the help says so.
+    assert!(checkers.contains("default: true for MCTS"), "{checkers}");
+    for program in ["english_checkers", "kalah", "arena", "tune", "egdb", "book", "perft", "play"] {
+        let version = run(program, &["--version"], "");
+        assert!(version.success && version.stdout.contains("0."), "{program}: {}", version.stdout);
+    }
 }
 
 /// The board shows the side of the person playing at the bottom; `--flip` turns it round.
