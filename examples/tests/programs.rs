@@ -747,7 +747,9 @@ fn each_programs_help_lists_only_what_applies_to_it() {
     // The marathon lists the agents it takes (its contestants, ply's searches), no engines.
     let marathon = help("reversi_marathon");
     assert!(marathon.contains("modelling[:") && marathon.contains("oracle[:"), "{marathon}");
-    assert!(marathon.contains("mcts[:") && !marathon.contains("hub:") && !marathon.contains("cmd="));
+    assert!(
+        marathon.contains("mcts[:") && !marathon.contains("hub:") && !marathon.contains("cmd=")
+    );
     // The endgame tables' program offers the games that have tables.
     let egdb = help("egdb");
     assert!(egdb.contains("english-checkers") && egdb.contains("kalah"), "{egdb}");
