@@ -30,6 +30,8 @@ use crate::game::{Game, Player, Solved, SolverBudget};
 
 mod linear;
 pub mod net;
+pub mod planes;
+pub mod pv;
 
 pub use linear::{Features, LinearEval, Weights, WeightsError};
 

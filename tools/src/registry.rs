@@ -63,6 +63,9 @@ const NET_SCALE: f64 = 100.0;
 /// evaluation, which `tune fit` fits unless `--features` names another.
 pub const LEARNED_FEATURES: &str = "learned";
 
+/// The policy-value network a game ships for the rules built, as a file's bytes.
+type ShippedNet<G> = Arc<dyn Fn(&G) -> Option<&'static [u8]> + Send + Sync>;
+
 /// Builds the reader of network files for a game, over its inputs for its rules.
 type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
 
@@ -95,6 +98,8 @@ pub struct GameEntry<G: Game> {
     egdb: Option<EgdbRunner<G>>,
     /// The game's own opening book, by the rules built.
     opening_book: Option<OpeningBook<G>>,
+    /// The policy-value network the game ships for the rules built, if any.
+    learned: Option<ShippedNet<G>>,
     /// Named evaluations, engine codecs and books, for the game built with the default
     /// options ([`GameEntry::kit_for`] gives the kit of other options).
     pub kit: AgentKit<G>,
@@ -111,6 +116,7 @@ impl<G: Game> Clone for GameEntry<G> {
             nets: self.nets.clone(),
             egdb: self.egdb.clone(),
             opening_book: self.opening_book.clone(),
+            learned: self.learned.clone(),
             kit: self.kit.clone(),
         }
     }
@@ -144,9 +150,11 @@ impl<G: ToolGame> GameEntry<G> {
             nets: None,
             egdb: None,
             opening_book: None,
+            learned: None,
             kit: AgentKit::default(),
         };
         entry.kit.loader = Some(entry.loader(&GameOptions::default()));
+        entry.kit = entry.default_kit();
         entry
     }
 
@@ -188,9 +196,33 @@ impl<G: ToolGame> GameEntry<G> {
         kit.book = self.opening_book.as_ref().and_then(|b| b(game)).map(Arc::new);
         kit.loader = Some(self.loader(options));
         kit.nets = self.nets.as_ref().map(|nets| nets(game));
+        kit = kit.with_learned(game, self.learned.as_ref().and_then(|net| net(game)));
         // The books and tables differ with the rules: this game's are opened afresh.
         kit.forget_opened();
         kit
+    }
+
+    /// The entry's kit with the learned searches of the game built from the default options.
+    fn default_kit(&self) -> AgentKit<G> {
+        match (self.build)(&GameOptions::default()) {
+            Ok(game) => {
+                let shipped = self.learned.as_ref().and_then(|net| net(&game));
+                self.kit.clone().with_learned(&game, shipped)
+            }
+            Err(_) => self.kit.clone(),
+        }
+    }
+
+    /// The policy-value network the game ships (a file `tune zero` wrote, usually embedded
+    /// with `include_bytes!`), for the rules built: what `puct:` and `gumbel:` search with
+    /// when their spec names no `net=FILE`.
+    pub fn learned_network(
+        mut self,
+        net: impl Fn(&G) -> Option<&'static [u8]> + Send + Sync + 'static,
+    ) -> Self {
+        self.learned = Some(Arc::new(net));
+        self.kit = self.default_kit();
+        self
     }
 
     /// The options the builder reads (`rules`, `size`, `players`, `variant:KEY`) and a line
@@ -513,6 +545,13 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
                     self.info.name
                 ))),
             },
+            crate::tune::TuneCommand::Zero(args) => {
+                let kit = self.kit_for(&game, options);
+                let learned = kit.learned.as_ref().ok_or_else(|| {
+                    ToolError::internal("the kit of a registered game has its learned searches")
+                })?;
+                crate::tune::zero::run(&game, name.trim(), learned, args)
+            }
             crate::tune::TuneCommand::Fit(args) => {
                 let wanted = args.features.as_deref().unwrap_or(LEARNED_FEATURES);
                 match self.fit.iter().find(|(n, _)| n == wanted) {

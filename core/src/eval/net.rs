@@ -204,11 +204,11 @@ impl Activations {
     }
 }
 
-fn crelu(x: f32) -> f32 {
+pub(super) fn crelu(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
 
-fn crelu_grad(x: f32) -> f32 {
+pub(super) fn crelu_grad(x: f32) -> f32 {
     if x > 0.0 && x < 1.0 {
         1.0
     } else {
@@ -431,7 +431,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Activations' integer scale: 1.0 is 256.
-const ONE: i32 = 256;
+pub(super) const ONE: i32 = 256;
 
 /// The layers' names, for errors.
 const FIRST: &str = "first layer";
@@ -443,7 +443,7 @@ const OUTPUT: &str = "output layer";
 /// with units of zero weight to the smallest that holds it, so that every loop of an
 /// evaluation has a length known at compile time (vectorised at full width, without bounds
 /// checks or remainders); the padded units are always 0 and change no result.
-const WIDTHS: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
+pub(super) const WIDTHS: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
 
 /// A network in integers, for search: weights times 256 (16-bit), biases times 256 (first
 /// layer) or 65,536 (later layers), activations clipped to `0..=256`, first-layer sums in
@@ -495,6 +495,8 @@ macro_rules! with_width {
         }
     };
 }
+
+pub(super) use with_width;
 
 impl QuantNet {
     /// The integer form of `net`.
@@ -706,19 +708,19 @@ fn transposed(w3: &[f32]) -> Vec<f32> {
 }
 
 /// `acc` as an array of `N` (the padded width the network was built with).
-fn sized<const N: usize>(acc: &[i32]) -> &[i32; N] {
+pub(super) fn sized<const N: usize>(acc: &[i32]) -> &[i32; N] {
     acc.try_into().expect("first-layer sums as long as the network's padded width")
 }
 
 /// `acc` as an array of `N`, to change.
-fn sized_mut<const N: usize>(acc: &mut [i32]) -> &mut [i32; N] {
+pub(super) fn sized_mut<const N: usize>(acc: &mut [i32]) -> &mut [i32; N] {
     acc.try_into().expect("first-layer sums as long as the network's padded width")
 }
 
 /// The dot product of 16-bit vectors in 32 bits (a pattern the compiler turns into
 /// multiply-add instructions, at full width for a length known at compile time).
 #[inline]
-fn dot16<const N: usize>(a: &[i16; N], b: &[i16; N]) -> i32 {
+pub(super) fn dot16<const N: usize>(a: &[i16; N], b: &[i16; N]) -> i32 {
     a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
 }
 

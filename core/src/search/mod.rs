@@ -6,6 +6,7 @@
 //! | [`alphabeta`] | negamax with PVS, iterative deepening, transposition table, move ordering, aspiration windows, quiescence (two players, zero-sum) |
 //! | [`multiplayer`] | N-player alpha-beta with paranoid, max^n (shallow pruning) and best-reply opponent models |
 //! | [`mcts`] | UCT with N-player rewards, rollouts with an optional evaluation cut-off, MCTS-Solver, tree reuse, root parallelism |
+//! | [`puct`] | PUCT (AlphaZero) and Gumbel search with a policy-value network: N-player backups, tree reuse, threads with virtual loss, self-play targets |
 //! | [`baseline`] | uniformly random and greedy (best one-ply evaluation) |
 //!
 //! Below them, one floor down: [`info`] (what the alpha-beta family reports after each
@@ -47,6 +48,7 @@ pub mod info;
 pub mod mcts;
 pub mod multiplayer;
 mod progress;
+pub mod puct;
 mod time;
 pub mod tt;
 

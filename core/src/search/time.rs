@@ -119,6 +119,11 @@ impl Deadline {
         self.hard
     }
 
+    /// The instant of the soft limit (`None` without one).
+    pub fn soft_limit(&self) -> Option<Instant> {
+        self.soft
+    }
+
     /// Time left before the hard limit (`None` without one).
     pub fn remaining(&self) -> Option<Duration> {
         self.hard.map(|h| h.saturating_duration_since(Instant::now()))

@@ -31,6 +31,7 @@ use ply::search::Agent;
 use ply::zobrist::mix64;
 use ply::{Game, Notation, Solved};
 
+pub(crate) mod learned;
 pub mod tables;
 
 use crate::engines::{Connection, EngineCodec};
@@ -146,6 +147,9 @@ pub struct AgentKit<G: Game> {
     pub(crate) weights: Vec<(String, WeightsOpener<G>)>,
     /// The network and weights files read, by spec key and file name.
     files: Opened<(&'static str, String), AgentBuilder<G>>,
+    /// The learned searches' observation, moves and networks (`None`: the kit was made
+    /// without the game, so `puct:` and `gumbel:` are refused).
+    pub(crate) learned: Option<learned::Learned<G>>,
 }
 
 impl<G: Game> Default for AgentKit<G> {
@@ -162,6 +166,7 @@ impl<G: Game> Default for AgentKit<G> {
             nets: None,
             weights: Vec::new(),
             files: Opened::default(),
+            learned: None,
         }
     }
 }
@@ -180,6 +185,7 @@ impl<G: Game> Clone for AgentKit<G> {
             nets: self.nets.clone(),
             weights: self.weights.clone(),
             files: self.files.clone(),
+            learned: self.learned.clone(),
         }
     }
 }
@@ -287,6 +293,16 @@ impl<G: Game> AgentKit<G> {
     }
 }
 
+impl<G: ToolGame> AgentKit<G> {
+    /// This kit with the learned searches (`puct:`, `gumbel:`) for `game`: over the inputs
+    /// and moves derived from its diagram and move keys, with `shipped` (a network file's
+    /// bytes, as `tune zero` writes them) as the network a spec without `net=` uses.
+    pub fn with_learned(mut self, game: &G, shipped: Option<&'static [u8]>) -> Self {
+        self.learned = Some(learned::Learned::new(game, shipped));
+        self
+    }
+}
+
 impl<G: Game + Sync + 'static> AgentKit<G> {
     /// Adds the evaluation `eval` under `name`: a spec with `eval=NAME` searches with it.
     /// The search is compiled for `E`, so the evaluation is called directly at every leaf.
@@ -388,6 +404,16 @@ impl<G: Game + Sync + 'static> AgentKit<G> {
     {
         if spec.algorithm.is_external() {
             return spec.build_external(self);
+        }
+        if matches!(spec.algorithm, Algorithm::Puct | Algorithm::Gumbel) {
+            let agent = spec.algorithm.name();
+            return match &self.learned {
+                Some(learned) => learned.build(spec, seed),
+                None => Err(SpecError::Network {
+                    agent,
+                    reason: "this program builds no learned searches".into(),
+                }),
+            };
         }
         let solver = self.solver_for(spec)?;
         if let Some(path) = spec.net.as_deref() {
@@ -573,6 +599,13 @@ impl AgentSpec {
             Algorithm::Greedy => Box::new(Greedy::with_seed(seed).with_evaluator(eval)),
             Algorithm::Random => Box::new(RandomAgent::new(seed)),
             Algorithm::Engine(p) => return Err(SpecError::External { agent: p.name }),
+            Algorithm::Puct | Algorithm::Gumbel => {
+                let reason = "a learned search is built by the game's kit, with its network";
+                return Err(SpecError::Network {
+                    agent: self.algorithm.name(),
+                    reason: reason.into(),
+                });
+            }
         })
     }
 

@@ -225,10 +225,20 @@ key_table! {
     futility: f64 = "futility" "M", read values::margin, write values::display,
         expected "a margin from 0 (off) to 1000000, such as 100",
         help "futility pruning 1-2 plies from the horizon, margin M a ply", default "0 (off)";
-    /// MCTS exploration constant.
+    /// Exploration constant: UCT's for MCTS, PUCT's for the learned searches.
     c: f64 = "c" "X", read values::non_negative, write values::display,
         expected "a non-negative number such as 1.4",
-        help "MCTS exploration constant", default "1.414";
+        help "exploration constant (MCTS: UCT's; puct: the prior's weight)",
+        default "1.414 for MCTS, 1.25 for puct";
+    /// Root moves Gumbel search samples and halves.
+    m: usize = "m" "N", read values::small, write values::display,
+        expected "a number of moves from 1 to 256",
+        help "root moves Gumbel search samples, then halves", default "16";
+    /// Leaves a learned search's thread evaluates in one network pass.
+    batch: usize = "batch" "N", read values::small, write values::display,
+        expected "a number of leaves from 1 to 256",
+        help "leaves each thread of a learned search evaluates in one network pass",
+        default "1";
     /// Search threads: root-parallel trees for MCTS, Lazy SMP for the alpha-beta family.
     threads: usize = "threads" "N", read values::threads, write values::display,
         expected "a number of threads from 1 to 256",
@@ -254,12 +264,14 @@ key_table! {
         expected "an evaluation name (letters, digits, - and _)",
         help "an evaluation the game registers",
         default "the one the game's programs play with, e.g. net for checkers";
-    /// A network file (written by `tune train`) that alpha-beta searches with, over the
-    /// game's network inputs, instead of a named evaluation.
+    /// A network file: for alpha-beta one written by `tune train` (over the game's network
+    /// inputs, instead of a named evaluation); for puct and gumbel a policy-value network
+    /// written by `tune zero`.
     net: String = "net" "FILE", read values::text, write values::display,
-        expected "a network file written by tune train",
-        help "search with this network over the game's inputs, instead of eval=",
-        default "none";
+        expected "a network file written by tune train or tune zero",
+        help "alphabeta: tune train's network, instead of eval=; puct, gumbel: tune zero's \
+              policy-value network",
+        default "puct, gumbel: the game's shipped network";
     /// A weights file (written by `tune fit`) that alpha-beta searches with, over the one of
     /// the game's feature sets whose names it lists, instead of a named evaluation.
     weights: String = "weights" "FILE", read values::text, write values::display,
@@ -301,6 +313,10 @@ pub enum Algorithm {
     AlphaBeta,
     /// Monte Carlo tree search.
     Mcts,
+    /// PUCT with a policy-value network (AlphaZero).
+    Puct,
+    /// Gumbel search with a policy-value network.
+    Gumbel,
     /// N-player alpha-beta, paranoid opponent model.
     Paranoid,
     /// N-player max^n.
@@ -317,9 +333,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// ply's own algorithms, in the order of [`accepted`].
-    pub const OWN: [Algorithm; 7] = [
+    pub const OWN: [Algorithm; 9] = [
         Algorithm::AlphaBeta,
         Algorithm::Mcts,
+        Algorithm::Puct,
+        Algorithm::Gumbel,
         Algorithm::Paranoid,
         Algorithm::MaxN,
         Algorithm::Brs,
@@ -342,6 +360,8 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::Mcts => "mcts",
+            Algorithm::Puct => "puct",
+            Algorithm::Gumbel => "gumbel",
             Algorithm::Paranoid => "paranoid",
             Algorithm::MaxN => "maxn",
             Algorithm::Brs => "brs",
@@ -356,6 +376,8 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => "two-player alpha-beta",
             Algorithm::Mcts => "Monte Carlo tree search",
+            Algorithm::Puct => "PUCT with a policy-value network (AlphaZero)",
+            Algorithm::Gumbel => "Gumbel search with a policy-value network (sequential halving)",
             Algorithm::Paranoid => "N-player alpha-beta, paranoid opponents",
             Algorithm::MaxN => "N-player max^n",
             Algorithm::Brs => "N-player best-reply search",
@@ -391,6 +413,12 @@ impl Algorithm {
                 "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
                 "book", "seed",
             ],
+            Algorithm::Puct => {
+                &["iters", "time", "nodes", "c", "batch", "threads", "reuse", "net", "book", "seed"]
+            }
+            Algorithm::Gumbel => {
+                &["iters", "time", "nodes", "m", "batch", "threads", "reuse", "net", "book", "seed"]
+            }
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => &[],
             Algorithm::Greedy => &["eval", "book", "seed"],
             Algorithm::Random => &["book", "seed"],
@@ -420,6 +448,8 @@ impl Algorithm {
             self,
             Algorithm::AlphaBeta
                 | Algorithm::Mcts
+                | Algorithm::Puct
+                | Algorithm::Gumbel
                 | Algorithm::Paranoid
                 | Algorithm::MaxN
                 | Algorithm::Brs
@@ -580,6 +610,14 @@ pub enum SpecError {
     UnsupportedEngine {
         /// The protocol.
         agent: &'static str,
+    },
+    /// A learned search (puct, gumbel) without a network it can use.
+    #[error("{agent}: {reason}")]
+    Network {
+        /// The agent's name.
+        agent: &'static str,
+        /// Why there is none.
+        reason: String,
     },
     /// An external engine given where a search was expected.
     #[error("{agent} is an external engine, not a search")]

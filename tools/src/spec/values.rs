@@ -105,6 +105,11 @@ pub(super) fn threads(text: &str) -> Option<usize> {
     text.parse().ok().filter(|n| (1..=MAX_THREADS).contains(n))
 }
 
+/// A small positive count, 1 to 256 (a batch of leaves, root moves sampled).
+pub(super) fn small(text: &str) -> Option<usize> {
+    text.parse().ok().filter(|n| (1..=256).contains(n))
+}
+
 /// A ProbCut margin, 0 (off) to a million.
 pub(super) fn margin(text: &str) -> Option<f64> {
     text.parse().ok().filter(|m: &f64| m.is_finite() && (0.0..=1e6).contains(m))

@@ -2,7 +2,8 @@
 //! positions in a compact binary file ([`data`]), `tune merge` combines the files of a
 //! sharded run; `tune fit` fits the weights of the game's linear evaluation
 //! ([`ply::eval::LinearEval`] over its [`ply::eval::Features`]) to their results and writes a
-//! weights file, which the ruleset embeds with `include_str!`.
+//! weights file, which the ruleset embeds with `include_str!`; `tune zero` learns a
+//! policy-value network for the learned searches from self-play alone ([`zero`]).
 //!
 //! A game gets `generate` by being registered, and `fit` by listing its features
 //! ([`crate::registry::GameEntry::features`]). The guide's tuning page
@@ -12,12 +13,14 @@ pub mod data;
 pub mod fit;
 pub mod generate;
 pub mod train;
+pub mod zero;
 
 use clap::Subcommand;
 
 pub use fit::FitArgs;
 pub use generate::GenerateArgs;
 pub use train::TrainArgs;
+pub use zero::ZeroArgs;
 
 /// What `tune` does.
 #[derive(Subcommand, Clone, Debug)]
@@ -31,6 +34,9 @@ pub enum TuneCommand {
     Fit(FitArgs),
     /// Train the game's neural evaluation on the kept positions.
     Train(Box<TrainArgs>),
+    /// Learn the game from its rules alone: self-play with learned search, training of a
+    /// policy-value network, gating by SPRT (resumable).
+    Zero(Box<ZeroArgs>),
 }
 
 /// The options of `tune merge`.

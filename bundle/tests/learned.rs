@@ -1,0 +1,300 @@
+//! Learned search for every game: `tune zero` trains a network and `puct:`/`gumbel:` play
+//! with it on every registered game and on a game written only against the trait (Hex,
+//! below); a game without a network gets an error naming the training command; and policy
+//! entries are told apart among legal moves.
+
+use std::path::PathBuf;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use ply::diagram::{Diagram, Piece, PieceKind};
+use ply::eval::planes::ActionSpace;
+use ply::{Game, MoveList, Notation, Outcome, Player};
+use ply_tools::registry::{GameEntry, GameOptions, RegisteredGame, Registry};
+use ply_tools::spec::AgentSpec;
+use ply_tools::tune::{TuneCommand, ZeroArgs};
+
+/// A tiny `tune zero` run into `dir`: two games, two training steps, every trainee promoted.
+fn tiny_run(dir: PathBuf) -> ZeroArgs {
+    ZeroArgs {
+        dir,
+        generations: 1,
+        games: 2,
+        search: "gumbel".into(),
+        sims: 4,
+        considered: 4,
+        hidden: 8,
+        window: 1,
+        steps: 2,
+        batch: 4,
+        lr: 0.001,
+        random_plies: 2,
+        temperature_plies: 0,
+        alpha: 0.3,
+        max_plies: 30,
+        gate_pairs: 0,
+        threads: 1,
+        seed: 1,
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ply-learned-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Trains a tiny network for `entry` and plays a move with each learned search over it.
+fn trains_and_plays(entry: &dyn RegisteredGame) {
+    let name = entry.info().name.clone();
+    let options = GameOptions::default();
+    let dir = scratch(&name);
+    let run = TuneCommand::Zero(Box::new(tiny_run(dir.clone())));
+    let game = entry.load(&options).unwrap();
+    let state = game.initial_state();
+    if game.diagram(&state).unwrap().is_none() {
+        // Nothing to derive inputs from: a clear refusal, before any file is written.
+        let error = entry.tune(&options, &run).unwrap_err().to_string();
+        assert!(error.contains("diagram"), "{name}: {error}");
+        return;
+    }
+    entry.tune(&options, &run).unwrap_or_else(|e| panic!("{name}: tune zero: {e}"));
+    let net = dir.join("best.pv");
+    assert!(net.is_file(), "{name}: no network written");
+    let legal = game.legal_moves(&state).unwrap();
+    for agent in ["puct", "gumbel"] {
+        let spec: AgentSpec =
+            format!("{agent}:iters=8,book=off,net={}", net.display()).parse().unwrap();
+        let found = game.search(&state, &spec, 1).unwrap_or_else(|e| panic!("{name} {spec}: {e}"));
+        assert!(
+            legal.contains(&found.best_move),
+            "{name} {spec}: {} is not legal",
+            found.best_move
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_registered_game_trains_a_network_and_plays_with_it() {
+    let registry = ply_bundle::registry();
+    for entry in registry.games() {
+        trains_and_plays(entry);
+    }
+}
+
+#[test]
+fn a_game_written_only_against_the_trait_learns_too() {
+    let mut registry = Registry::default();
+    registry.add(GameEntry::new("hex", "Hex on a 4x4 board", |_| Ok(Hex)));
+    trains_and_plays(registry.get("hex").unwrap());
+}
+
+#[test]
+fn without_a_network_a_learned_search_names_the_training_command() {
+    let registry = ply_bundle::registry();
+    let entry = registry.get("breakthrough").unwrap();
+    for agent in ["puct", "gumbel:m=4"] {
+        let spec: AgentSpec = agent.parse().unwrap();
+        let error = entry.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
+        assert!(error.contains("tune zero"), "{error}");
+    }
+    // A network of another game is refused with both descriptions.
+    let dir = scratch("mismatch");
+    let tictactoe = registry.get("tictactoe").unwrap();
+    tictactoe
+        .tune(&GameOptions::default(), &TuneCommand::Zero(Box::new(tiny_run(dir.clone()))))
+        .unwrap();
+    let spec: AgentSpec = format!("puct:net={}", dir.join("best.pv").display()).parse().unwrap();
+    let error = entry.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
+    assert!(error.contains("planes 3x3") && error.contains("planes 8x8"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The share of positions, along random games, whose legal moves all have policy entries of
+/// their own.
+fn distinct_entries<G: Game + Notation>(game: &G, games: usize) -> f64 {
+    let actions = ActionSpace::new(game).expect("an action space");
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut distinct, mut positions) = (0, 0);
+    let mut moves = MoveList::new();
+    for _ in 0..games {
+        let mut state = game.initial_state();
+        for _ in 0..200 {
+            if game.outcome(&state).is_some() {
+                break;
+            }
+            game.generate_moves(&state, &mut moves);
+            let mut entries: Vec<usize> =
+                moves.iter().map(|&m| actions.index(game, &state, m)).collect();
+            assert!(entries.iter().all(|&e| e < actions.len()));
+            entries.sort_unstable();
+            entries.dedup();
+            positions += 1;
+            distinct += usize::from(entries.len() == moves.len());
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.apply(&mut state, mv);
+        }
+    }
+    distinct as f64 / positions as f64
+}
+
+/// Every bundled game's legal moves have policy entries of their own, except where a game's
+/// moves may share a key by design: captures in checkers and draughts with the same ends
+/// (none along these games), and Impasse's moves that touch the same squares (17% of these
+/// positions have two such moves). Those get the same logit, so the same prior, and the search
+/// still keeps them as separate children; the floors keep the share measured.
+#[test]
+fn legal_moves_have_policy_entries_of_their_own() {
+    fn rate<G: ply_tools::agents::ToolGame>(entry: GameEntry<G>, games: usize) -> f64 {
+        distinct_entries(&entry.build(&GameOptions::default()).unwrap(), games)
+    }
+    let exact = [
+        ("tictactoe", rate(ply_bundle::tictactoe(), 50)),
+        ("connect-four", rate(ply_bundle::connect_four(), 50)),
+        ("three-heaps", rate(ply_bundle::three_heaps(), 50)),
+        ("breakthrough", rate(ply_bundle::breakthrough(), 20)),
+        ("kalah", rate(ply_bundle::kalah(), 50)),
+        ("reversi", rate(ply_bundle::reversi(), 20)),
+        ("hex", distinct_entries(&Hex, 50)),
+    ];
+    for (name, rate) in exact {
+        assert_eq!(rate, 1.0, "{name}");
+    }
+    let shared = [
+        ("english-checkers", rate(ply_bundle::english_checkers(), 20), 0.98),
+        ("international-draughts", rate(ply_bundle::international_draughts(), 10), 0.95),
+        ("impasse", rate(ply_bundle::impasse(), 20), 0.80),
+    ];
+    for (name, rate, floor) in shared {
+        assert!(rate >= floor, "{name}: {rate}");
+    }
+}
+
+/// Hex on a 4x4 rhombus, written only against the trait: the first player joins the top and
+/// bottom rows, the second the left and right columns; a move is a cell `a1`..`d4`.
+#[derive(Clone, Copy, Debug)]
+struct Hex;
+
+const N: usize = 4;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct HexState {
+    cells: [Option<u8>; N * N],
+    to_move: u8,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("not a Hex move or position: {0}")]
+struct HexError(String);
+
+impl Hex {
+    fn connected(state: &HexState, player: u8) -> bool {
+        let mut stack: Vec<usize> = (0..N)
+            .map(|i| if player == 0 { i } else { i * N })
+            .filter(|&c| state.cells[c] == Some(player))
+            .collect();
+        let mut seen = [false; N * N];
+        while let Some(c) = stack.pop() {
+            if seen[c] {
+                continue;
+            }
+            seen[c] = true;
+            let (r, q) = ((c / N) as i32, (c % N) as i32);
+            if (player == 0 && r as usize == N - 1) || (player == 1 && q as usize == N - 1) {
+                return true;
+            }
+            for (dr, dq) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, 1), (1, -1)] {
+                let (nr, nq) = (r + dr, q + dq);
+                if (0..N as i32).contains(&nr) && (0..N as i32).contains(&nq) {
+                    let n = nr as usize * N + nq as usize;
+                    if state.cells[n] == Some(player) {
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Game for Hex {
+    type State = HexState;
+    type Move = u8;
+    type Score = i32;
+    fn initial_state(&self) -> HexState {
+        HexState::default()
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, s: &HexState) -> Player {
+        Player(s.to_move)
+    }
+    fn generate_moves(&self, s: &HexState, moves: &mut MoveList<u8>) {
+        moves.clear();
+        if self.outcome(s).is_none() {
+            moves.extend((0..N * N).filter(|&c| s.cells[c].is_none()).map(|c| c as u8));
+        }
+    }
+    fn apply(&self, s: &mut HexState, mv: u8) {
+        s.cells[usize::from(mv)] = Some(s.to_move);
+        s.to_move ^= 1;
+    }
+    fn outcome(&self, s: &HexState) -> Option<Outcome> {
+        (0..2).find(|&p| Hex::connected(s, p)).map(|p| Outcome::Winner(Player(p)))
+    }
+    fn evaluate(&self, _s: &HexState, _p: Player) -> i32 {
+        0
+    }
+}
+
+impl Notation for Hex {
+    type Error = HexError;
+    fn format_move(&self, _s: &HexState, mv: u8) -> String {
+        let c = usize::from(mv);
+        format!("{}{}", (b'a' + (c % N) as u8) as char, c / N + 1)
+    }
+    fn parse_move(&self, s: &HexState, text: &str) -> Result<u8, HexError> {
+        let mut moves = MoveList::new();
+        self.generate_moves(s, &mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.format_move(s, m) == text.trim())
+            .ok_or_else(|| HexError(text.to_string()))
+    }
+    fn format_state(&self, s: &HexState) -> String {
+        let cells: String =
+            s.cells.iter().map(|c| c.map_or('.', |p| if p == 0 { 'x' } else { 'o' })).collect();
+        format!("{cells} {}", s.to_move)
+    }
+    fn parse_state(&self, text: &str) -> Result<HexState, HexError> {
+        let bad = || HexError(text.to_string());
+        let (cells, mover) = text.split_once(' ').ok_or_else(bad)?;
+        let mut state =
+            HexState { to_move: mover.parse().map_err(|_| bad())?, ..HexState::default() };
+        if cells.len() != N * N || state.to_move > 1 {
+            return Err(bad());
+        }
+        for (cell, ch) in state.cells.iter_mut().zip(cells.chars()) {
+            *cell = match ch {
+                'x' => Some(0),
+                'o' => Some(1),
+                '.' => None,
+                _ => return Err(bad()),
+            };
+        }
+        Ok(state)
+    }
+    fn diagram(&self, s: &HexState) -> Option<Diagram> {
+        let mut d = Diagram::new(N, N);
+        for (cell, value) in d.cells.iter_mut().zip(&s.cells) {
+            cell.piece = value.map(|p| Piece::new(Player(p), PieceKind::Glyph('o')));
+        }
+        Some(d)
+    }
+    fn move_cells(&self, _s: &HexState, mv: u8) -> Vec<usize> {
+        vec![usize::from(mv)]
+    }
+}
