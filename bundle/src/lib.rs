@@ -326,6 +326,10 @@ pub fn connect_four() -> GameEntry<ConnectFour> {
         ConnectFour::new(cols, rows, connect).map_err(|e| bad("connect-four", "--size", size, e))
     })
     .seat_names(&["x", "o"])
+    .learned_network(|game| {
+        // Trained by `tune zero` from the rules alone (docs/learned.md), on the standard board.
+        (*game == ConnectFour::standard()).then_some(&include_bytes!("../nets/connect-four.pv")[..])
+    })
     .accepts(
         &["size", "variant:connect"],
         "--size COLSxROWS (default 7x6), --variant connect=K (default 4); \

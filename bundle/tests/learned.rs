@@ -112,6 +112,22 @@ fn without_a_network_a_learned_search_names_the_training_command() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn connect_four_ships_a_network_for_its_standard_board() {
+    let registry = ply_bundle::registry();
+    let entry = registry.get("connect-four").unwrap();
+    let standard = GameOptions::default();
+    let game = entry.load(&standard).unwrap();
+    let state = game.initial_state();
+    for spec in ["puct:iters=64", "gumbel:iters=64,m=4"] {
+        let found = game.search(&state, &spec.parse().unwrap(), 1).unwrap();
+        assert!(game.legal_moves(&state).unwrap().contains(&found.best_move), "{spec}");
+    }
+    let wide = GameOptions { size: Some("8x7".into()), ..GameOptions::default() };
+    let error = entry.check_spec(&wide, &"gumbel".parse().unwrap()).unwrap_err().to_string();
+    assert!(error.contains("ships no trained network for these rules"), "{error}");
+}
+
 /// The share of positions, along random games, whose legal moves all have policy entries of
 /// their own.
 fn distinct_entries<G: Game + Notation>(game: &G, games: usize) -> f64 {

@@ -478,3 +478,15 @@ def test_errors_are_classes_by_kind():
         assert issubclass(cls, ValueError) and issubclass(cls, ply_games.Error)
     assert issubclass(errors.FileError, OSError)
     assert issubclass(errors.EngineError, RuntimeError)
+
+
+def test_learned_search_plays_with_the_shipped_network_or_names_the_training():
+    game = ply_games.load("connect-four")
+    state = game.new_initial_state()
+    for algorithm, kwargs in [("puct", {"iters": 64}), ("gumbel:m=4", {"iters": 32, "seed": 2})]:
+        result = ply_games.search(game, state, algorithm, **kwargs)
+        assert result.move in game.legal_moves(state), algorithm
+        assert result.kind == "reward"
+    other = ply_games.load("breakthrough")
+    with pytest.raises(ply_games.Error, match="tune zero"):
+        ply_games.search(other, other.new_initial_state(), "puct", iters=8)
