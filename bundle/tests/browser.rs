@@ -100,8 +100,16 @@ fn board(first: &str) -> Running {
     WebServer::bind(offered, &ServeArgs::default()).unwrap().spawn()
 }
 
-/// `window.ply[field]` in the page.
+/// `window.ply[field]` in the page, once its script has set `window.ply` (a loaded machine may
+/// run the test's first look before the page's script).
 async fn page(client: &Client, field: &str) -> Value {
+    let begun = Instant::now();
+    let ready = "return typeof window.ply !== 'undefined';";
+    while client.execute(ready, vec![]).await.unwrap() != Value::Bool(true)
+        && begun.elapsed() < Duration::from_secs(30)
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     client.execute(&format!("return window.ply.{field};"), vec![]).await.unwrap()
 }
 

@@ -253,7 +253,8 @@ pub fn run<G: ToolGame>(
     Ok(())
 }
 
-fn progress_bar(len: u64) -> ProgressBar {
+/// A bar of `len` games on stderr when it is a terminal (hidden otherwise).
+pub(crate) fn progress_bar(len: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -23,13 +23,12 @@
 //! stops goes on from its last finished generation when started again with the same
 //! directory; the optimiser's moments start afresh then.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -657,7 +656,7 @@ fn play_generation<G: ToolGame>(
     args: &ZeroArgs,
     generation: u32,
 ) -> ToolResult<Vec<ZeroSample>> {
-    let bar = progress_bar(u64::from(args.games));
+    let bar = super::generate::progress_bar(u64::from(args.games));
     let next = AtomicU64::new(0);
     let samples = Mutex::new(Vec::new());
     let failure: Mutex<Option<ToolError>> = Mutex::new(None);
@@ -714,18 +713,6 @@ fn play_generation<G: ToolGame>(
     let mut games = samples.into_inner().unwrap_or_else(|p| p.into_inner());
     games.sort_by_key(|(i, _)| *i);
     Ok(games.into_iter().flat_map(|(_, s)| s).collect())
-}
-
-fn progress_bar(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} games, {msg}  (eta {eta})")
-        .expect("a valid template")
-        .progress_chars("=> ");
-    bar.set_style(style);
-    bar
 }
 
 #[cfg(test)]
