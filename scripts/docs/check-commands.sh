@@ -322,7 +322,10 @@ try:
             status, detail = outcome(proc, err_path, timed_out, elapsed)
             if timed_out and status == "PASS":
                 unfinished.update(outputs(cmd))
-            waited = [f for f in unfinished if f in detail or (unfinished and "*" in cmd)]
+            # A command that reads what an earlier one was still writing when cut at the time
+            # limit may find it empty or short, whatever its error says.
+            reads = [f for f in unfinished if f in cmd and f not in outputs(cmd)]
+            waited = [f for f in unfinished if f in detail or (unfinished and "*" in cmd)] + reads
             if status == "FAIL" and waited:
                 status = "SKIP"
                 detail = f"needs {waited[0]}, which a command above was still writing at the time limit"

@@ -548,6 +548,15 @@ pub(crate) fn run<G: ToolGame>(
     if !(args.lr > 0.0 && args.lr < 1.0) {
         return Err(ToolError::input("--lr must be between 0 and 1"));
     }
+    if !(1..=ply::eval::net::MAX_HIDDEN).contains(&args.hidden) {
+        return Err(ToolError::input(format!(
+            "--hidden must be from 1 to {}",
+            ply::eval::net::MAX_HIDDEN
+        )));
+    }
+    if !(args.alpha > 0.0 && args.alpha.is_finite()) {
+        return Err(ToolError::input("--alpha must be a positive number"));
+    }
     let (observation, actions) = learned.shape().map_err(ToolError::input)?;
     std::fs::create_dir_all(&args.dir).map_err(|e| ToolError::file(&args.dir, e))?;
     let players = game.num_players().max(1);
@@ -596,6 +605,13 @@ pub(crate) fn run<G: ToolGame>(
             if path.exists() {
                 window.extend(read_samples(&crate::files::read_bytes(&path, 1 << 34)?)?);
             }
+        }
+        if window.is_empty() {
+            return Err(ToolError::input(format!(
+                "generation {generation} kept no position to train on: every game ended within \
+                 --random-plies {} or --max-plies {}",
+                args.random_plies, args.max_plies
+            )));
         }
         let losses = train(&mut trainee, &mut adam, &window, args, &mut rng);
         write_file(&trainee_path, &trainee.to_bytes())?;
@@ -718,6 +734,50 @@ fn play_generation<G: ToolGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bad_options_are_refused_before_anything_is_written() {
+        let game = ply::games::TicTacToe;
+        let learned = Learned::new(&game, None);
+        let dir = std::env::temp_dir().join(format!("ply-zero-options-{}", std::process::id()));
+        let base = || ZeroArgs {
+            dir: dir.clone(),
+            generations: 1,
+            games: 1,
+            search: "gumbel".into(),
+            sims: 4,
+            considered: 4,
+            hidden: 8,
+            window: 1,
+            steps: 1,
+            batch: 1,
+            lr: 0.001,
+            random_plies: 2,
+            temperature_plies: 0,
+            alpha: 0.3,
+            max_plies: 30,
+            gate_pairs: 0,
+            threads: 1,
+            seed: 1,
+        };
+        let bad = [
+            ZeroArgs { hidden: 0, ..base() },
+            ZeroArgs { hidden: 5000, ..base() },
+            ZeroArgs { alpha: 0.0, ..base() },
+            ZeroArgs { lr: 2.0, ..base() },
+            ZeroArgs { games: 0, ..base() },
+        ];
+        for args in bad {
+            let error = run(&game, "tictactoe", &learned, &args).unwrap_err();
+            assert!(matches!(error, ToolError::Input(_)), "{error}");
+            assert!(!dir.exists(), "nothing written for {error}");
+        }
+        // Games that end before any searched move leave nothing to train on: an error, no panic.
+        let args = ZeroArgs { random_plies: 9, ..base() };
+        let error = run(&game, "tictactoe", &learned, &args).unwrap_err().to_string();
+        assert!(error.contains("no position to train on"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn samples_round_trip_and_damaged_files_are_refused() {
