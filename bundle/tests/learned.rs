@@ -18,24 +18,19 @@ use ply_tools::tune::{TuneCommand, ZeroArgs};
 /// A tiny `tune zero` run into `dir`: two games, two training steps, every trainee promoted.
 fn tiny_run(dir: PathBuf) -> ZeroArgs {
     ZeroArgs {
-        dir,
         generations: 1,
         games: 2,
-        search: "gumbel".into(),
         sims: 4,
         considered: 4,
         hidden: 8,
         window: 1,
         steps: 2,
         batch: 4,
-        lr: 0.001,
-        random_plies: 2,
         temperature_plies: 0,
-        alpha: 0.3,
         max_plies: 30,
         gate_pairs: 0,
         threads: 1,
-        seed: 1,
+        ..ZeroArgs::with_dir(dir)
     }
 }
 

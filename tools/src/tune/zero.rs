@@ -105,6 +105,21 @@ pub struct ZeroArgs {
     pub seed: u64,
 }
 
+impl ZeroArgs {
+    /// The command line's defaults, with the run directory `dir` (for programs that run
+    /// `tune zero` without a command line).
+    pub fn with_dir(dir: PathBuf) -> ZeroArgs {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            args: ZeroArgs,
+        }
+        let dir = dir.into_os_string();
+        <Line as clap::Parser>::parse_from([std::ffi::OsString::from("zero"), "--dir".into(), dir])
+            .args
+    }
+}
+
 /// One training position: the active inputs, the legal moves' policy entries with their
 /// targets, and each player's result counted from the player to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -741,24 +756,18 @@ mod tests {
         let learned = Learned::new(&game, None);
         let dir = std::env::temp_dir().join(format!("ply-zero-options-{}", std::process::id()));
         let base = || ZeroArgs {
-            dir: dir.clone(),
             generations: 1,
             games: 1,
-            search: "gumbel".into(),
             sims: 4,
             considered: 4,
             hidden: 8,
             window: 1,
             steps: 1,
             batch: 1,
-            lr: 0.001,
-            random_plies: 2,
-            temperature_plies: 0,
-            alpha: 0.3,
             max_plies: 30,
             gate_pairs: 0,
             threads: 1,
-            seed: 1,
+            ..ZeroArgs::with_dir(dir.clone())
         };
         let bad = [
             ZeroArgs { hidden: 0, ..base() },
