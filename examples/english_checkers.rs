@@ -48,6 +48,8 @@ enum Command {
     /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
     /// stops it).
     Serve(Box<ServeArgs>),
+    /// Solve a position exactly: its value under perfect play and the moves that keep it.
+    Solve(Box<ply_tools::solve::SolveArgs>),
     /// Read {"board": [...], "color": "b"} lines; write each position's legal moves.
     Moves {
         /// The rules: deepomatic or standard.
@@ -120,6 +122,9 @@ fn main() -> ExitCode {
     let served = match cli.command {
         Some(Command::Serve(args)) => {
             return ply_tools::web::serve_entry(ply_bundle::english_checkers(), &args)
+        }
+        Some(Command::Solve(args)) => {
+            return ply_tools::cli::solve_main(&ply_bundle::english_checkers(), &args)
         }
         Some(Command::Moves { rules }) => match serve_moves(rules) {
             Ok(served) => Some(served),

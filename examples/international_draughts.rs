@@ -46,6 +46,8 @@ enum Command {
     /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
     /// stops it).
     Serve(Box<ServeArgs>),
+    /// Solve a position exactly: its value under perfect play and the moves that keep it.
+    Solve(Box<ply_tools::solve::SolveArgs>),
     /// Speak the Hub protocol (version 2, as Scan) on stdin and stdout.
     Hub {
         /// Transposition table size in MiB.
@@ -152,6 +154,9 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Command::Serve(args)) = &cli.command {
         return ply_tools::web::serve_entry(ply_bundle::international_draughts(), args);
+    }
+    if let Some(Command::Solve(args)) = &cli.command {
+        return ply_tools::cli::solve_main(&ply_bundle::international_draughts(), args);
     }
     if let Some(Command::Hub { tt_mb }) = cli.command {
         return hub_mode(tt_mb);

@@ -34,7 +34,7 @@ use ply_tools::registry::GameOptions;
 
 /// Solve a Kalah position exactly: alpha-beta with margin scores searched to the end.
 #[derive(Parser, Debug)]
-#[command(version, name = "kalah solve")]
+#[command(version, name = "kalah solve-alphabeta")]
 struct SolveCli {
     /// The rules: --variant pits=M, seeds=N, capture=empty|standard|none.
     #[command(flatten)]
@@ -82,7 +82,7 @@ fn main() -> ExitCode {
     ply_tools::cli::end_quietly_on_closed_stdout();
     let entry = ply_bundle::kalah();
     let solve_command = || ply_tools::cli::game_options_of(SolveCli::command(), entry.info());
-    if std::env::args().nth(1).as_deref() == Some("solve") {
+    if std::env::args().nth(1).as_deref() == Some("solve-alphabeta") {
         let matches = solve_command().get_matches_from(std::env::args().skip(1));
         let cli = SolveCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         return match solve(&cli) {
@@ -93,7 +93,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let solve = solve_command().name("solve");
+    let solve = solve_command().name("solve-alphabeta");
     ply_tools::cli::game_main_with(&entry, vec![solve])
 }
 

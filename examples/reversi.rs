@@ -43,6 +43,8 @@ enum Command {
     /// Play in a browser: a local web server on 127.0.0.1 (the address is printed; Ctrl-C
     /// stops it).
     Serve(Box<ServeArgs>),
+    /// Solve a position exactly: its value under perfect play and the moves that keep it.
+    Solve(Box<ply_tools::solve::SolveArgs>),
     /// Speak the NBoard protocol on stdin/stdout (2 players, 8x8).
     Nboard {
         /// The name announced to the GUI.
@@ -63,6 +65,9 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     if let Some(Command::Serve(args)) = &cli.command {
         return ply_tools::web::serve_entry(ply_bundle::reversi(), args);
+    }
+    if let Some(Command::Solve(args)) = &cli.command {
+        return ply_tools::cli::solve_main(&ply_bundle::reversi(), args);
     }
     if let Some(Command::Nboard { name, ponder }) = &cli.command {
         return nboard(name, *ponder);

@@ -55,6 +55,7 @@ pub mod perft;
 pub mod picture;
 pub mod record;
 pub mod search;
+pub mod solve;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod zobrist;

@@ -736,12 +736,15 @@ fn each_programs_help_lists_only_what_applies_to_it() {
     assert!(help("connect_four").contains("--variant"), "connect-four takes connect=K");
     let serve = run("english_checkers", &["serve", "--help"], "").stdout;
     assert!(serve.contains("--port") && serve.contains("--rules") && !serve.contains("--players"));
-    // Kalah's own command is listed, and its help shows Kalah's options alone.
+    // Kalah's own command is listed beside `solve`, and their help shows Kalah's options alone.
     let kalah = help("kalah");
-    assert!(kalah.contains("solve"), "{kalah}");
+    assert!(kalah.contains("solve-alphabeta") && kalah.contains("solve "), "{kalah}");
+    let own = run("kalah", &["solve-alphabeta", "--help"], "").stdout;
+    assert!(own.contains("--variant") && own.contains("--table-seeds"), "{own}");
     let solve = run("kalah", &["solve", "--help"], "").stdout;
-    assert!(solve.contains("--variant") && solve.contains("--table-seeds"), "{solve}");
+    assert!(solve.contains("--variant") && solve.contains("--analyse"), "{solve}");
     for absent in ["--rules", "--size", "--players"] {
+        assert!(!own.contains(absent), "kalah solve-alphabeta --help lists {absent}: {own}");
         assert!(!solve.contains(absent), "kalah solve --help lists {absent}: {solve}");
     }
     // The marathon lists the agents it takes (its contestants, ply's searches), no engines.
@@ -795,4 +798,48 @@ fn the_players_side_is_at_the_bottom_unless_flipped() {
     assert!(has(&flipped[0], "b1") && has(&flipped[7], "w32"), "{flipped:#?}");
     let white = rows(&["--human", "second", "--no-color", "--seed", "1", "--depth", "1"]);
     assert!(has(&white[0], "b1") && has(&white[7], "w32"), "{white:#?}");
+}
+
+/// `solve` from every kind of program: a game's own (with its subcommands), a game's generic
+/// one and `play`, as text and as JSON; bad input is an error, not a panic.
+#[test]
+fn solve_answers_exactly_and_refuses_bad_input() {
+    // Pons' solver scores this Connect Four position -2: lost, the 24th ply ends the game.
+    let moves = "1 2 3 4 5 6 7 1 2 3 4 5 6 7 1 2";
+    let json = run("connect_four", &["solve", "--moves", moves, "--json", "--threads", "1"], "");
+    assert!(json.success, "{}", json.stderr);
+    let answer: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!((answer["value"].as_i64(), answer["result"].as_str()), (Some(-1), Some("loss")));
+    assert_eq!(answer["plies"].as_u64(), Some(24));
+    assert!(answer["best"].is_array() && answer["nodes"].is_u64() && answer["time_ms"].is_u64());
+    let text = run("tictactoe", &["solve", "--analyse", "--quiet"], "");
+    assert!(text.success, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("value: draw") && text.stdout.contains("b2       draw"),
+        "{}",
+        text.stdout
+    );
+    let kalah = run(
+        "play",
+        &["solve", "--game", "kalah", "--variant", "pits=3", "--variant", "seeds=2"],
+        "",
+    );
+    assert!(kalah.success && kalah.stdout.contains("value: "), "{}", kalah.stderr);
+    let checkers = run("english_checkers", &["solve", "--fen", "W:W32:B1", "--quiet"], "");
+    assert!(!checkers.success && checkers.stderr.contains("--fen"), "{}", checkers.stderr);
+    let checkers = run("english_checkers", &["solve", "--position", "W:WK14:B1", "--quiet"], "");
+    let won = "value: win in 5 plies";
+    assert!(checkers.success && checkers.stdout.contains(won), "{}", checkers.stderr);
+    for (args, message) in [
+        (&["solve", "--moves", "4 8"][..], "--moves: move 2 (8): "),
+        (&["solve", "--position", "nonsense"][..], "bad --position: "),
+        (&["solve", "--threads", "0"][..], "--threads: expected at least 1"),
+        (&["solve", "--time", "soon"][..], "--time"),
+    ] {
+        let bad = run("connect_four", args, "");
+        assert!(!bad.success && bad.stderr.contains(message), "{args:?}: {}", bad.stderr);
+        assert!(!bad.stderr.contains("panicked"), "{args:?}: {}", bad.stderr);
+    }
+    let three = run("play", &["solve", "--game", "reversi", "--players", "3"], "");
+    assert!(!three.success && three.stderr.contains("one- and two-player"), "{}", three.stderr);
 }

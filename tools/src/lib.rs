@@ -50,6 +50,7 @@ pub mod perft;
 pub mod play;
 pub mod registry;
 pub mod shard;
+pub mod solve;
 pub mod spec;
 pub mod tune;
 pub mod units;

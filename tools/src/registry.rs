@@ -66,6 +66,9 @@ pub const LEARNED_FEATURES: &str = "learned";
 /// The policy-value network a game ships for the rules built, as a file's bytes.
 type ShippedNet<G> = Arc<dyn Fn(&G) -> Option<&'static [u8]> + Send + Sync>;
 
+/// What `solve` does to a game before proving (turns on its cheap bounds).
+type ForSolving<G> = Arc<dyn Fn(G) -> G + Send + Sync>;
+
 /// Builds the reader of network files for a game, over its inputs for its rules.
 type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
 
@@ -100,6 +103,8 @@ pub struct GameEntry<G: Game> {
     opening_book: Option<OpeningBook<G>>,
     /// The policy-value network the game ships for the rules built, if any.
     learned: Option<ShippedNet<G>>,
+    /// How `solve` prepares the game built, if it needs to.
+    for_solving: Option<ForSolving<G>>,
     /// Named evaluations, engine codecs and books, for the game built with the default
     /// options ([`GameEntry::kit_for`] gives the kit of other options).
     pub kit: AgentKit<G>,
@@ -117,6 +122,7 @@ impl<G: Game> Clone for GameEntry<G> {
             egdb: self.egdb.clone(),
             opening_book: self.opening_book.clone(),
             learned: self.learned.clone(),
+            for_solving: self.for_solving.clone(),
             kit: self.kit.clone(),
         }
     }
@@ -151,6 +157,7 @@ impl<G: ToolGame> GameEntry<G> {
             egdb: None,
             opening_book: None,
             learned: None,
+            for_solving: None,
             kit: AgentKit::default(),
         };
         entry.kit.loader = Some(entry.loader(&GameOptions::default()));
@@ -222,6 +229,14 @@ impl<G: ToolGame> GameEntry<G> {
     ) -> Self {
         self.learned = Some(Arc::new(net));
         self.kit = self.default_kit();
+        self
+    }
+
+    /// What `solve` does to the game built before proving: turn on the cheap bounds or exact
+    /// answers its [`Game::solve_endgame`](ply::Game::solve_endgame) gives only on request
+    /// (Kalah's store bound).
+    pub fn for_solving(mut self, prepare: impl Fn(G) -> G + Send + Sync + 'static) -> Self {
+        self.for_solving = Some(Arc::new(prepare));
         self
     }
 
@@ -403,6 +418,12 @@ pub trait RegisteredGame: Send + Sync {
     /// Bad options or position, or failed output (as a message).
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()>;
 
+    /// Runs `solve` (see [`crate::solve`]) on the game built from the options in `args`.
+    ///
+    /// # Errors
+    /// Bad options, position or moves, a game of more than two players, or the time limit.
+    fn solve(&self, args: &crate::solve::SolveArgs) -> ToolResult<()>;
+
     /// Plays one tournament of the arena (see [`crate::arena`]).
     ///
     /// # Errors
@@ -473,12 +494,25 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         // The kit of these options: the book and tables of the rules asked, as on the command
         // line.
         let kit = self.kit_for(&game, options);
-        crate::dynamic::erase(game, kit, self.info.clone(), options)
+        let solving = match &self.for_solving {
+            Some(prepare) => Some(prepare(self.build(options)?)),
+            None => None,
+        };
+        crate::dynamic::erase(game, solving, kit, self.info.clone(), options)
     }
 
     fn perft(&self, options: &GameOptions, args: &crate::perft::PerftArgs) -> ToolResult<()> {
         let game = self.build(options)?;
         crate::perft::run(&game, args)
+    }
+
+    fn solve(&self, args: &crate::solve::SolveArgs) -> ToolResult<()> {
+        let game = self.build(&args.options)?;
+        let game = match &self.for_solving {
+            Some(prepare) => prepare(game),
+            None => game,
+        };
+        crate::solve::run(&game, args)
     }
 
     fn tournament(

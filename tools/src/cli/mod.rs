@@ -27,9 +27,10 @@ use crate::options::{GameInfo, GameOptions};
 use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
 use crate::registry::{GameEntry, RegisteredGame, Registry};
+use crate::solve::SolveArgs;
 use crate::spec::accepted;
 use crate::tune::TuneCommand;
-use crate::web::{ServeArgs, ServeCommand};
+use crate::web::ServeArgs;
 
 /// Count the leaves of a game's move tree to each depth.
 #[derive(Parser, Debug)]
@@ -66,6 +67,15 @@ struct PlayCli {
 /// What `play` does instead of a terminal game.
 #[derive(clap::Subcommand, Debug)]
 enum PlayCommand {
+    /// Solve a position exactly: its value under perfect play and the moves that keep it
+    /// (one- and two-player games).
+    Solve {
+        /// The game (see the list below).
+        #[arg(long = "game", id = "solve_game", value_name = "GAME")]
+        game: String,
+        #[command(flatten)]
+        solve: Box<SolveArgs>,
+    },
     /// Play in a browser: a local web server on 127.0.0.1 offering every game (the address
     /// is printed; Ctrl-C stops it).
     Serve {
@@ -74,7 +84,7 @@ enum PlayCommand {
         #[arg(long = "game", id = "first_game", value_name = "GAME")]
         game: Option<String>,
         #[command(flatten)]
-        serve: ServeArgs,
+        serve: Box<ServeArgs>,
     },
 }
 
@@ -207,6 +217,9 @@ pub fn perft_main(registry: &Registry) -> ExitCode {
 pub fn play_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
     let cli: PlayCli = parse(format!("Agents:\n{}\n\n{}", accepted(), registry.help()));
+    if let Some(PlayCommand::Solve { game, solve }) = &cli.command {
+        return on_game(registry, game, |g| g.solve(solve));
+    }
     if let Some(PlayCommand::Serve { game, serve }) = cli.command {
         let first = game.unwrap_or_else(|| registry.names()[0].to_string());
         if let Err(e) = registry.get(&first) {
@@ -225,11 +238,33 @@ pub fn play_main(registry: &Registry) -> ExitCode {
 #[command(version, args_conflicts_with_subcommands = true)]
 struct GameCli {
     #[command(subcommand)]
-    command: Option<ServeCommand>,
+    command: Option<GameCommand>,
     #[command(flatten)]
     play: PlayArgs,
     #[command(flatten)]
     options: GameOptions,
+}
+
+/// What a game's program does instead of a terminal game.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum GameCommand {
+    /// Play in a browser: a local web server on 127.0.0.1 (its address, with the token every
+    /// request needs, is printed; Ctrl-C stops it).
+    Serve(Box<ServeArgs>),
+    /// Solve a position exactly: its value under perfect play and the moves that keep it.
+    Solve(Box<SolveArgs>),
+}
+
+/// `PROGRAM solve`: [`crate::solve`] on `entry`'s game; exit code 0, or the error on stderr
+/// and 1.
+pub fn solve_main<G: ToolGame>(entry: &GameEntry<G>, args: &SolveArgs) -> ExitCode
+where
+    G::State: Send + Sync,
+{
+    match entry.solve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
 }
 
 /// `command` as one game's program shows it in `--help`: the game options the game takes
@@ -243,11 +278,13 @@ pub fn program_command<G: ToolGame>(command: clap::Command, entry: &GameEntry<G>
     });
     let hide = |command: clap::Command| game_options_of(command, info);
     let command = hide(command);
-    let has_serve = command.get_subcommands().any(|c| c.get_name() == "serve");
-    let command = match has_serve {
-        true => command.mut_subcommand("serve", hide),
-        false => command,
-    };
+    let command = ["serve", "solve"].into_iter().fold(command, |command, name| {
+        let present = command.get_subcommands().any(|c| c.get_name() == name);
+        match present {
+            true => command.mut_subcommand(name, hide),
+            false => command,
+        }
+    });
     command.after_help(format!("Game options: {}\n\nAgents:\n{agents}", info.options_help))
 }
 
@@ -283,8 +320,10 @@ pub fn game_main_with<G: ToolGame>(entry: &GameEntry<G>, more: Vec<clap::Command
     let command = more.into_iter().fold(command, |c, sub| c.subcommand(sub));
     let matches = program_command(command, entry).get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    if let Some(ServeCommand::Serve(serve)) = &cli.command {
-        return crate::web::serve_entry(entry.clone(), serve);
+    match &cli.command {
+        Some(GameCommand::Serve(serve)) => return crate::web::serve_entry(entry.clone(), serve),
+        Some(GameCommand::Solve(solve)) => return solve_main(entry, solve),
+        None => {}
     }
     match entry.build(&cli.options) {
         Ok(game) => {

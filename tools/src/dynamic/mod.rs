@@ -256,6 +256,18 @@ pub trait DynGame: Send + Sync {
     /// # Errors
     /// A state of another game; a depth of 0.
     fn divide(&self, state: &State, depth: u32) -> Result<Vec<(String, u64)>>;
+    /// `state`'s exact value under perfect play and the moves that keep it
+    /// ([`crate::solve`]), within `limits`; it ends early with an error once `stop` is set.
+    ///
+    /// # Errors
+    /// A state of another game, a game of more than two players, the time limit or `stop`
+    /// first.
+    fn solve(
+        &self,
+        state: &State,
+        limits: &crate::solve::SolveLimits,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<crate::solve::SolveReport>;
 }
 
 impl std::fmt::Debug for dyn DynGame {
@@ -267,6 +279,8 @@ impl std::fmt::Debug for dyn DynGame {
 /// A game built from a registry entry, with its agent kit.
 struct Erased<G: ToolGame> {
     game: Arc<G>,
+    /// The game as `solve` proves it (its cheap bounds turned on), if that differs.
+    solving: Option<Arc<G>>,
     kit: AgentKit<G>,
     info: GameInfo,
     options: GameOptions,
@@ -490,6 +504,18 @@ impl<G: ToolGame> DynGame for Erased<G> {
         Ok(ply::perft(&*self.game, self.state(state)?, depth, PerftMode::Bulk))
     }
 
+    fn solve(
+        &self,
+        state: &State,
+        limits: &crate::solve::SolveLimits,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<crate::solve::SolveReport> {
+        let state = self.state(state)?;
+        let game = self.solving.as_deref().unwrap_or(&*self.game);
+        let stop = || stop.load(std::sync::atomic::Ordering::Relaxed);
+        crate::solve::solve_position(game, state, limits, &stop, &mut |_| {})
+    }
+
     fn divide(&self, state: &State, depth: u32) -> Result<Vec<(String, u64)>> {
         let s = self.state(state)?;
         if depth == 0 {
@@ -503,12 +529,14 @@ impl<G: ToolGame> DynGame for Erased<G> {
 }
 
 /// `game`, built with `options` and described by `info`, with its agent kit, type-erased;
-/// its sessions' engine is the one `info` gives for these options.
+/// its sessions' engine is the one `info` gives for these options, and `solving` (if given)
+/// the same game as [`DynGame::solve`] proves it.
 ///
 /// # Errors
 /// An engine spec in `info` that does not parse.
 pub fn erase<G: ToolGame>(
     game: G,
+    solving: Option<G>,
     kit: AgentKit<G>,
     info: GameInfo,
     options: &GameOptions,
@@ -523,6 +551,6 @@ pub fn erase<G: ToolGame>(
         ToolError::Internal(format!("{}: the registered engine does not parse: {e}", info.name))
     })?;
     let engine = engine.for_players(game.num_players());
-    let game = Arc::new(game);
-    Ok(Arc::new(Erased { game, kit, info, options: options.clone(), key, engine }))
+    let (game, solving) = (Arc::new(game), solving.map(Arc::new));
+    Ok(Arc::new(Erased { game, solving, kit, info, options: options.clone(), key, engine }))
 }

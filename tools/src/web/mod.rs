@@ -86,14 +86,6 @@ impl ServeArgs {
     }
 }
 
-/// The `serve` subcommand of a game's program.
-#[derive(clap::Subcommand, Clone, Debug)]
-pub enum ServeCommand {
-    /// Play in a browser: a local web server on 127.0.0.1 (its address, with the token every
-    /// request needs, is printed; Ctrl-C stops it).
-    Serve(Box<ServeArgs>),
-}
-
 /// The games of `registry` for the web board, `first` first with `options` (the others with
 /// their defaults), each built when a page first asks for it; engine seats get `engine` or
 /// each game's own engine.

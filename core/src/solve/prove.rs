@@ -1,0 +1,351 @@
+//! One proving thread: fail-soft alpha-beta on exact values, to the end of the game.
+//!
+//! Values are for the player to move, in one integer scale ([`WIN`]): a final margin as it
+//! is, a win in `d` plies as `WIN - d` and a loss in `d` plies as `d - WIN`, so that a nearer
+//! win is worth more. A value passes from a position to its parent negated when the turn
+//! changes hands and moved one step towards 0 when it is a win or a loss.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::game::{Game, MoveList, Outcome, Player, Score, Solved, SolverBudget};
+
+use super::table::{Entry, ProofTable, NO_MOVE};
+
+/// The value of a win at once; a win in `d` plies is `WIN - d`.
+pub(crate) const WIN: i32 = 30_000;
+
+/// Values beyond this size are wins or losses; margins stay below it.
+pub(crate) const DECIDED: i32 = 15_000;
+
+/// The longest distance to the end that a value expresses.
+pub(crate) const MAX_PLIES: i32 = WIN - DECIDED - 1;
+
+/// The parent's view of `value`, a position's value for its player to move, where `same` says
+/// whether the parent's player to move is the same.
+pub(crate) fn to_parent(value: i32, same: bool) -> i32 {
+    let v = if same { value } else { -value };
+    if v > DECIDED {
+        v - 1
+    } else if v < -DECIDED {
+        v + 1
+    } else {
+        v
+    }
+}
+
+/// The child's view of a bound `bound` of its parent's value (the inverse of [`to_parent`]).
+pub(crate) fn to_child(bound: i32, same: bool) -> i32 {
+    let v = if bound > DECIDED {
+        bound + 1
+    } else if bound < -DECIDED {
+        bound - 1
+    } else {
+        bound
+    };
+    if same {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The value of a finished game for `player`.
+pub(crate) fn final_value(outcome: &Outcome, player: Player) -> i32 {
+    match outcome {
+        Outcome::Winner(w) if *w == player => WIN,
+        Outcome::Winner(_) => -WIN,
+        Outcome::Draw => 0,
+        Outcome::Scores(_) => outcome.margin(player).clamp(-DECIDED, DECIDED),
+    }
+}
+
+/// The value of a game's own exact answer.
+fn solved_value(solved: Solved) -> i32 {
+    match solved {
+        Solved::Margin(m) => m.clamp(-DECIDED, DECIDED),
+        Solved::Win(d) => WIN - (d as i32).min(MAX_PLIES),
+        Solved::Loss(d) => (d as i32).min(MAX_PLIES) - WIN,
+        Solved::Draw => 0,
+    }
+}
+
+/// A proving thread's own state: its counters, history and the positions of its path.
+pub(crate) struct Prover<'a, G: Game> {
+    pub game: &'a G,
+    pub table: Option<&'a ProofTable>,
+    /// Set by the thread that finished the test: the others unwind.
+    pub done: &'a AtomicBool,
+    pub stop: &'a (dyn Fn() -> bool + Sync),
+    pub nodes: u64,
+    /// Whether the last test was cut short (by `stop` or `done`).
+    pub stopped: bool,
+    /// Order moves by the game's evaluation of the position they lead to.
+    pub order_by_eval: bool,
+    /// This thread's number: threads after the first vary their move order near the root.
+    pub id: usize,
+    /// Cutoff counts by move key, kept from one test to the next.
+    pub history: Vec<u32>,
+    path: Vec<u64>,
+    repetitions: bool,
+    buffers: Vec<Vec<Child<G>>>,
+    moves: Vec<MoveList<G::Move>>,
+}
+
+/// A move of a position being proved, with what orders it.
+struct Child<G: Game> {
+    state: G::State,
+    index: u8,
+    same: bool,
+    key: f64,
+    /// The value, where the move ends the game.
+    terminal: Option<i32>,
+    /// The move's entry in the history table.
+    history: usize,
+}
+
+impl<'a, G: Game> Prover<'a, G> {
+    pub fn new(
+        game: &'a G,
+        table: Option<&'a ProofTable>,
+        done: &'a AtomicBool,
+        stop: &'a (dyn Fn() -> bool + Sync),
+        id: usize,
+        history: Vec<u32>,
+    ) -> Self {
+        let space = game.move_key_space().clamp(1, 1 << 20) as usize;
+        let history = if history.len() == space { history } else { vec![0; space] };
+        Prover {
+            game,
+            table,
+            done,
+            stop,
+            nodes: 0,
+            stopped: false,
+            order_by_eval: true,
+            id,
+            history,
+            path: Vec::new(),
+            repetitions: game.repetition_limit().is_some(),
+            buffers: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Proves `state` inside `(alpha, beta)`: a fail-soft value (at most `alpha` an upper
+    /// bound, at least `beta` a lower bound, between them exact), or `None` once stopped.
+    pub fn test(&mut self, state: &G::State, alpha: i32, beta: i32) -> Option<i32> {
+        self.stopped = false;
+        self.path.clear();
+        let v = self.prove(state, alpha, beta, 0);
+        (!self.stopped).then_some(v)
+    }
+
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && !self.stopped
+            && (self.done.load(Ordering::Relaxed) || (self.stop)())
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn prove(&mut self, state: &G::State, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.poll() {
+            return 0;
+        }
+        let game = self.game;
+        let me = game.to_move(state);
+        if let Some(outcome) = game.outcome(state) {
+            return final_value(&outcome, me);
+        }
+        let hash = game.hash(state);
+        if self.repetitions {
+            if let Some(h) = hash {
+                if self.path.contains(&h) {
+                    return 0;
+                }
+            }
+        }
+        let (done, stop) = (self.done, self.stop);
+        let stop = move || done.load(Ordering::Relaxed) || stop();
+        let mut budget = SolverBudget::new(&stop);
+        if let Some(solved) = game.solve_endgame(state, alpha, beta, &mut budget) {
+            let visited = budget.nodes();
+            if budget.stopped() {
+                self.stopped = true;
+                return 0;
+            }
+            self.nodes += visited;
+            return solved_value(solved);
+        }
+        let (mut a, mut b) = (alpha, beta);
+        let mut hint = NO_MOVE;
+        if let (Some(table), Some(h)) = (self.table, hash) {
+            if let Some(e) = table.probe(h) {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= b || lower == upper {
+                    return lower;
+                }
+                if upper <= a {
+                    return upper;
+                }
+                a = a.max(lower);
+                b = b.min(upper);
+                hint = e.best;
+            }
+        }
+        let start_nodes = self.nodes;
+        let mut children = self.children(state, me, ply);
+        // A move that wins at once (the best value there is), or any move that ends the game
+        // as well as the window allows, settles the position.
+        let mut best = -WIN - 1;
+        let mut best_index = NO_MOVE;
+        for c in &children {
+            if let Some(v) = c.terminal {
+                if v > best {
+                    best = v;
+                    best_index = c.index;
+                }
+            }
+        }
+        if best >= b || best == WIN - 1 {
+            self.buffers[ply] = std::mem::take(&mut children);
+            self.record(hash, best, alpha, beta, best_index, start_nodes);
+            return best;
+        }
+        // Nothing wins at once: a win takes two plies at least.
+        if b > WIN - 2 {
+            b = WIN - 2;
+            if a >= b {
+                self.buffers[ply] = std::mem::take(&mut children);
+                return b;
+            }
+        }
+        // Enhanced transposition cutoff: a move whose position the table already holds
+        // above the window.
+        if let Some(table) = self.table {
+            let cut = children.iter().filter(|c| c.terminal.is_none()).find_map(|c| {
+                let e = game.hash(&c.state).and_then(|h| table.probe(h))?;
+                let bound = if c.same { i32::from(e.lower) } else { i32::from(e.upper) };
+                let v = to_parent(bound, c.same);
+                (v >= b).then_some((v, c.index))
+            });
+            if let Some((v, index)) = cut {
+                self.buffers[ply] = std::mem::take(&mut children);
+                self.record(hash, v, alpha, beta, index, start_nodes);
+                return v;
+            }
+        }
+        self.order(&mut children, me, ply, hint);
+        if let Some(h) = hash {
+            self.path.push(h);
+        }
+        let (a0, b0) = (a, b);
+        for c in &children {
+            let v = match c.terminal {
+                Some(v) => v,
+                None => {
+                    let (lo, hi) = if c.same { (a, b) } else { (b, a) };
+                    let cv =
+                        self.prove(&c.state, to_child(lo, c.same), to_child(hi, c.same), ply + 1);
+                    if self.stopped {
+                        break;
+                    }
+                    to_parent(cv, c.same)
+                }
+            };
+            if v > best {
+                best = v;
+                best_index = c.index;
+                if v > a {
+                    a = v;
+                    if a >= b {
+                        let h = &mut self.history[c.history];
+                        *h = h.saturating_add((self.nodes - start_nodes).min(1 << 20) as u32);
+                        break;
+                    }
+                }
+            }
+        }
+        if hash.is_some() {
+            self.path.pop();
+        }
+        self.buffers[ply] = std::mem::take(&mut children);
+        if self.stopped {
+            return 0;
+        }
+        self.record(hash, best, a0, b0, best_index, start_nodes);
+        best
+    }
+
+    /// Records `value`, searched inside `(alpha, beta)`, in the table.
+    fn record(
+        &self,
+        hash: Option<u64>,
+        value: i32,
+        alpha: i32,
+        beta: i32,
+        best: u8,
+        start_nodes: u64,
+    ) {
+        let (Some(table), Some(h)) = (self.table, hash) else { return };
+        let lower = if value > alpha { value } else { -WIN - 1 };
+        let upper = if value < beta { value } else { WIN + 1 };
+        let work = (64 - (self.nodes - start_nodes).leading_zeros()) as u8;
+        table.store(h, Entry { lower: lower as i16, upper: upper as i16, best, work });
+    }
+
+    /// The moves of `state` as children, in the game's order, each with its value where it
+    /// ends the game.
+    fn children(&mut self, state: &G::State, me: Player, ply: usize) -> Vec<Child<G>> {
+        let game = self.game;
+        while self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+            self.moves.push(MoveList::new());
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        game.generate_moves(state, &mut moves);
+        let mut children = std::mem::take(&mut self.buffers[ply]);
+        children.clear();
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = state.clone();
+            game.apply(&mut child, mv);
+            let who = game.to_move(&child);
+            let same = who == me;
+            let terminal = game.outcome(&child).map(|o| to_parent(final_value(&o, who), same));
+            let index = u8::try_from(i).unwrap_or(NO_MOVE);
+            let history = game.move_key(state, mv) as usize % self.history.len();
+            children.push(Child { state: child, index, same, key: 0.0, terminal, history });
+        }
+        self.moves[ply] = moves;
+        children
+    }
+
+    /// Puts `children` best first: the table's move, then by the game's evaluation of the
+    /// position each leads to, then by history; threads after the first rotate the order
+    /// near the root so that they prove other moves first.
+    fn order(&self, children: &mut [Child<G>], me: Player, ply: usize, hint: u8) {
+        for c in children.iter_mut() {
+            c.key = if c.index == hint && hint != NO_MOVE {
+                f64::INFINITY
+            } else if let Some(v) = c.terminal {
+                f64::from(v) * 1e6
+            } else if self.order_by_eval {
+                self.game.evaluate(&c.state, me).to_f64()
+            } else {
+                0.0
+            };
+        }
+        let history = &self.history;
+        children.sort_by(|x, y| {
+            y.key.total_cmp(&x.key).then(history[y.history].cmp(&history[x.history]))
+        });
+        if self.id > 0 && ply < 4 && children.len() > 2 {
+            let shift = (self.id + ply) % (children.len() - 1);
+            children[1..].rotate_left(shift);
+        }
+    }
+}
