@@ -1,18 +1,19 @@
-//! Kalah(m,n), the mancala game with extra turns, in the terminal; and `solve`, which finds
-//! a position's exact value (the final store difference under perfect play) with alpha-beta
-//! in its exact endgame mode.
+//! Kalah(m,n), the mancala game with extra turns, in the terminal; `solve`, every program's
+//! exact solver (`ply::solve`, with Kalah's store bound); and `solve-alphabeta`, which finds a
+//! position's exact value (the final store difference under perfect play) with alpha-beta in
+//! its exact endgame mode and the ruleset's own exact search.
 //!
 //! ```text
 //! cargo run --release --example kalah
 //! cargo run --release --example kalah -- --variant pits=4 --variant capture=standard
 //! cargo run --release --example kalah -- --human none --engine alphabeta:time=200ms --engine mcts:time=200ms
 //! cargo run --release --example kalah -- solve --variant seeds=3
-//! cargo run --release --example kalah -- solve --position "1,0,0,1,2,5/20/1,0,0,0,1,1/16 s"
-//! cargo build --release --example kalah && target/release/examples/kalah solve   # Kalah(6,4)
+//! cargo run --release --example kalah -- solve-alphabeta --position "1,0,0,1,2,5/20/1,0,0,0,1,1/16 s"
+//! cargo build --release --example kalah && target/release/examples/kalah solve-alphabeta   # Kalah(6,4)
 //! ```
 //!
-//! `solve` builds a seed table (`--table-seeds`, exact values of the positions with few seeds
-//! in the houses), then runs alpha-beta with margin scores (`AlphaBetaOptions::endgame()`)
+//! `solve-alphabeta` builds a seed table (`--table-seeds`, exact values of the positions with
+//! few seeds in the houses), then runs alpha-beta with margin scores (`AlphaBetaOptions::endgame()`)
 //! from the position (the start by default). Below the search, Kalah's `solve_endgame`
 //! answers every position with at most `--exact-seeds` seeds in the houses by its own
 //! cached exact search. It prints one line per completed iteration of iterative deepening

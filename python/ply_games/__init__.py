@@ -86,6 +86,7 @@ __all__ = [
     "load",
     "perft",
     "search",
+    "solve",
     "__version__",
 ]
 
@@ -185,6 +186,21 @@ def perft(game, state, depth):
     counting, as the perft tool). The GIL is released while it counts."""
     _counting(game, state, depth)
     return _native.perft(game, state, depth)
+
+
+def solve(game, state, *, weak=False, analyse=False, time=None, memory=256, threads=0):
+    """``state``'s exact value under perfect play, for one- and two-player games (ply's
+    ``solve``): a dict with ``value`` (the margin where the game scores by points, else 1, 0
+    or -1 for the player to move), ``result``, ``plies``, ``text``, ``best`` (every move that
+    keeps the value), ``moves`` (with ``analyse=True``: each move's value), ``nodes`` and
+    ``time_ms``. ``weak`` settles win, draw or loss alone; ``time`` (seconds) gives up with
+    an error; ``memory`` is the table's MiB, ``threads`` 0 for every core. The GIL is
+    released while it proves; Ctrl-C stops it."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a ply_games.Game, not {type(game).__name__}")
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a ply_games.State, not {type(state).__name__}")
+    return _native.solve(game, state, weak, analyse, time, memory, threads)
 
 
 def divide(game, state, depth):

@@ -131,4 +131,14 @@ def search(
     **options: OptionValue,
 ) -> SearchResult: ...
 def perft(game: Game, state: State, depth: int) -> int: ...
+def solve(
+    game: Game,
+    state: State,
+    *,
+    weak: bool = ...,
+    analyse: bool = ...,
+    time: Optional[float] = ...,
+    memory: int = ...,
+    threads: int = ...,
+) -> Dict[str, Any]: ...
 def divide(game: Game, state: State, depth: int) -> List[Tuple[str, int]]: ...

@@ -825,6 +825,35 @@ fn divide(
     py.detach(|| run(|| game.divide(&state, depth)))
 }
 
+/// `state`'s exact value under perfect play (ply's `solve`): a dict with value, result,
+/// plies, text, best, moves (with `analyse`), nodes and time_ms. Releases the GIL; Ctrl-C
+/// stops it with KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (game, state, weak=false, analyse=false, time=None, memory=256, threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn solve<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    state: &Bound<'py, PyState>,
+    weak: bool,
+    analyse: bool,
+    time: Option<f64>,
+    memory: usize,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let time = match time {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            return Err(PyValueError::new_err(format!("bad time {t}: expected seconds above 0")));
+        }
+        t => t.map(Duration::from_secs_f64),
+    };
+    let limits = ply_tools::solve::SolveLimits { weak, analyse, memory_mib: memory, threads, time };
+    let game = game.get().inner.clone();
+    let state = state.get().state.clone();
+    let report = interruptible(py, |stop| Ok(game.solve(&state, &limits, stop)?))?;
+    view_to_py(py, &report)
+}
+
 /// The native part of ply_games: use the package (`import ply_games`), not this module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -875,6 +904,7 @@ fn add_items(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(divide, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
     let sub = PyModule::new(py, "checkers")?;
     sub.add_function(wrap_pyfunction!(allowed_moves, &sub)?)?;
     sub.add_function(wrap_pyfunction!(play, &sub)?)?;

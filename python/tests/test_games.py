@@ -166,6 +166,26 @@ def test_perft_and_divide():
         ply_games.divide(checkers, start, 0)
 
 
+def test_solve_gives_exact_values():
+    game = ply_games.load("tictactoe")
+    answer = ply_games.solve(game, game.from_string("xx.oo...."), analyse=True, threads=1)
+    assert (answer["value"], answer["result"], answer["plies"]) == (1, "win", 1)
+    assert answer["text"] == "win in 1 ply" and len(answer["best"]) == 1
+    assert len(answer["moves"]) == 5 and answer["nodes"] > 0
+    assert ply_games.solve(game, game.new_initial_state(), weak=True)["result"] == "draw"
+    kalah = ply_games.load("kalah", pits=3, seeds=2)
+    margin = ply_games.solve(kalah, kalah.new_initial_state())
+    assert margin["plies"] is None and "moves" not in margin
+    assert margin["text"] == ("draw" if margin["value"] == 0 else f"{margin['value']:+}")
+    three = ply_games.load("reversi", players=3)
+    with pytest.raises(ply_games.InputError, match="one- and two-player"):
+        ply_games.solve(three, three.new_initial_state())
+    with pytest.raises(ValueError):
+        ply_games.solve(game, game.new_initial_state(), time=-1)
+    with pytest.raises(TypeError):
+        ply_games.solve("tictactoe", game.new_initial_state())
+
+
 def test_states_are_values_and_carry_their_game():
     game = ply_games.load("english-checkers")
     state = game.new_initial_state()

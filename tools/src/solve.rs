@@ -44,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub weak: bool,
     /// The memory of the table of proven bounds, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 512)]
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub memory: usize,
     /// Proving threads (default: every core).
     #[arg(long, value_name = "N")]
@@ -84,9 +84,9 @@ pub struct SolveLimits {
 }
 
 impl Default for SolveLimits {
-    /// Exact values, no analysis, a 512 MiB table, every core, no time limit.
+    /// Exact values, no analysis, a 256 MiB table, every core, no time limit.
     fn default() -> Self {
-        SolveLimits { weak: false, analyse: false, memory_mib: 512, threads: 0, time: None }
+        SolveLimits { weak: false, analyse: false, memory_mib: 256, threads: 0, time: None }
     }
 }
 

@@ -86,6 +86,8 @@ pub(crate) struct Prover<'a, G: Game> {
     /// Cutoff counts by move key, kept from one test to the next.
     pub history: Vec<u32>,
     path: Vec<u64>,
+    /// The shallowest place on the path that a repetition below returned to.
+    cycle: usize,
     repetitions: bool,
     buffers: Vec<Vec<Child<G>>>,
     moves: Vec<MoveList<G::Move>>,
@@ -125,6 +127,7 @@ impl<'a, G: Game> Prover<'a, G> {
             id,
             history,
             path: Vec::new(),
+            cycle: usize::MAX,
             repetitions: game.repetition_limit().is_some(),
             buffers: Vec::new(),
             moves: Vec::new(),
@@ -136,6 +139,7 @@ impl<'a, G: Game> Prover<'a, G> {
     pub fn test(&mut self, state: &G::State, alpha: i32, beta: i32) -> Option<i32> {
         self.stopped = false;
         self.path.clear();
+        self.cycle = usize::MAX;
         let v = self.prove(state, alpha, beta, 0);
         (!self.stopped).then_some(v)
     }
@@ -163,7 +167,8 @@ impl<'a, G: Game> Prover<'a, G> {
         let hash = game.hash(state);
         if self.repetitions {
             if let Some(h) = hash {
-                if self.path.contains(&h) {
+                if let Some(at) = self.path.iter().position(|&p| p == h) {
+                    self.cycle = self.cycle.min(at);
                     return 0;
                 }
             }
@@ -239,6 +244,8 @@ impl<'a, G: Game> Prover<'a, G> {
             }
         }
         self.order(&mut children, me, ply, hint);
+        let depth = self.path.len();
+        let outer_cycle = std::mem::replace(&mut self.cycle, usize::MAX);
         if let Some(h) = hash {
             self.path.push(h);
         }
@@ -272,11 +279,17 @@ impl<'a, G: Game> Prover<'a, G> {
         if hash.is_some() {
             self.path.pop();
         }
+        // A value that counted a return to a position above this one as a draw holds on this
+        // line only: it stays out of the table.
+        let on_this_line = self.cycle < depth;
+        self.cycle = self.cycle.min(outer_cycle);
         self.buffers[ply] = std::mem::take(&mut children);
         if self.stopped {
             return 0;
         }
-        self.record(hash, best, a0, b0, best_index, start_nodes);
+        if !on_this_line {
+            self.record(hash, best, a0, b0, best_index, start_nodes);
+        }
         best
     }
 

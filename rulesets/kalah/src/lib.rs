@@ -87,7 +87,7 @@
 //!
 //! With the three together, alpha-beta in its exact endgame mode solves Kalah(6,4): the
 //! search handles the positions with more than 40 seeds in the houses, Kalah's exact search
-//! the rest (`examples/kalah.rs solve`; a first-player win by 10 under the empty-capture
+//! the rest (`examples/kalah.rs solve-alphabeta`; a first-player win by 10 under the empty-capture
 //! rule, the published value).
 //! - Endgame databases: [`ply::endgame::EndgameIndex`] slices positions by the seeds still
 //!   in the houses (see the `endgame` module), so `egdb build` works for Kalah.

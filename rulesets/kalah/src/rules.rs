@@ -47,7 +47,7 @@ pub enum Capture {
     /// The "empty capture" rule: the mover always takes the last seed, with the seeds of the
     /// opposite house (none if it is empty). The default: the published value of Kalah(6,4),
     /// a first-player win by 10 (Irving, Donkers and Uiterwijk, "Solving Kalah", 2000), is
-    /// its value under this rule (solved here by `examples/kalah.rs solve`), and Mark
+    /// its value under this rule (solved here by `examples/kalah.rs solve-alphabeta`), and Mark
     /// Rawlings' later analyses name this rule.
     #[default]
     Empty,
