@@ -50,7 +50,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Give up after this long (e.g. 30s, 5m; default: no limit).
-    #[arg(long, value_name = "DURATION", value_parser = parse_limit)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::spec::parse_duration)]
     pub time: Option<Duration>,
     /// No progress lines on stderr.
     #[arg(long)]
@@ -62,10 +62,6 @@ pub struct SolveArgs {
     /// notation, `#` comments) and print one line each, the table kept between them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "analyse"])]
     pub batch: Option<PathBuf>,
-}
-
-fn parse_limit(text: &str) -> Result<Duration, String> {
-    crate::spec::parse_duration(text).map_err(str::to_string)
 }
 
 /// What a solve may spend and what it answers besides the value.

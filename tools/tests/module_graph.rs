@@ -201,7 +201,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("programs", &["cli"]),
     ("front ends", &["web"]),
     ("registry", &["registry"]),
-    ("tools", &["dynamic", "play", "arena", "perft", "tune", "egdb", "book", "bench"]),
+    ("tools", &["dynamic", "play", "arena", "perft", "solve", "tune", "egdb", "book", "bench"]),
     ("agents", &["agents"]),
     ("engines", &["engines"]),
     ("base", &["spec", "options", "error", "files", "shard", "units"]),
