@@ -14,6 +14,8 @@
 //! assert!(games.get("tiny-tictactoe").is_ok());
 //! ```
 
+use std::sync::Arc;
+
 use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
 use ply_breakthrough::Breakthrough;
 use ply_checkers::{EnglishCheckers, Rules};
@@ -26,7 +28,7 @@ use ply_tools::engines::hub::HubCodec;
 use ply_tools::engines::jsonl::{JsonlCodec, OtherBoards};
 use ply_tools::engines::nboard::NBoardCodec;
 use ply_tools::error::ToolError;
-use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry};
+use ply_tools::registry::{bad, parse_dims, parse_number, GameEntry, Registry, RegistryError};
 
 /// Every bundled game: the rulesets and the core's small games.
 pub fn registry() -> Registry {
@@ -291,8 +293,41 @@ pub fn kalah() -> GameEntry<Kalah> {
     .evaluator("houses", ply_kalah::Weighted { store: 4, side: 1 })
     .endgame()
     // `solve` proves with the store bound (the final margin lies within the store difference
-    // plus or minus the seeds in the houses) and leaves the search to the generic prover.
-    .for_solving(|game| game.with_exact_seeds(Some(0)))
+    // plus or minus the seeds in the houses), the seed tables built into the endgame
+    // directory (`kalah_solve --dir`, docs/solving.md) and leaves the search to the generic
+    // prover.
+    .for_solving(|game| {
+        let game = game.with_exact_seeds(Some(0));
+        match kalah_seed_table(&game)? {
+            Some(table) => game.with_table(table).map_err(|e| kalah_tables_error(e.to_string())),
+            None => Ok(game),
+        }
+    })
+}
+
+/// The seed table of `game`'s rules in the endgame directory ([`ply::endgame::default_dir`]),
+/// read once per process; `None` when the directory holds none.
+fn kalah_seed_table(game: &Kalah) -> Result<Option<Arc<ply_kalah::SeedTable>>, RegistryError> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static READ: OnceLock<Mutex<HashMap<String, Option<Arc<ply_kalah::SeedTable>>>>> =
+        OnceLock::new();
+    let Some(dir) = ply::endgame::default_dir() else { return Ok(None) };
+    let set = ply::endgame::MarginIndex::margin_set(game);
+    let mut read = READ.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(table) = read.get(&set) {
+        return Ok(table.clone());
+    }
+    let table = ply_kalah::SeedTable::open(game, &dir)
+        .map_err(|e| kalah_tables_error(e.to_string()))?
+        .map(Arc::new);
+    read.insert(set, table.clone());
+    Ok(table)
+}
+
+/// A [`RegistryError::Tables`] of Kalah.
+fn kalah_tables_error(reason: String) -> RegistryError {
+    RegistryError::Tables { game: "kalah".into(), reason }
 }
 
 /// Impasse, as the CodinGame referee plays it.

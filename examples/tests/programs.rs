@@ -843,3 +843,45 @@ fn solve_answers_exactly_and_refuses_bad_input() {
     let three = run("play", &["solve", "--game", "reversi", "--players", "3"], "");
     assert!(!three.success && three.stderr.contains("one- and two-player"), "{}", three.stderr);
 }
+
+/// `solve` for Kalah reads the seed tables of its rules from the endgame directory
+/// (`$PLY_EGDB`): the same value with far fewer positions, and a damaged table is an error.
+#[test]
+fn kalah_solve_reads_seed_tables_and_refuses_damaged_ones() {
+    use ply_kalah::{Capture, Kalah, SeedTable};
+    let root = std::env::temp_dir().join(format!("ply-kalah-solve-{}", std::process::id()));
+    let (tables, empty) = (root.join("tables"), root.join("empty"));
+    let _ = std::fs::remove_dir_all(&root);
+    let game = Kalah::new(4, 2, Capture::Empty).unwrap();
+    SeedTable::build_in(&game, 10, 1, &tables, &mut |_, _| {}).unwrap();
+    let solve = |dir: &PathBuf| {
+        let out = Command::new(program("play"))
+            .args(["solve", "--game", "kalah", "--variant", "pits=4", "--variant", "seeds=2"])
+            .args(["--json", "--quiet", "--threads", "1"])
+            .env("PLY_EGDB", dir)
+            .output()
+            .expect("play runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let error = String::from_utf8_lossy(&out.stderr).to_string();
+        (out.status.success(), serde_json::from_str::<serde_json::Value>(text.trim()).ok(), error)
+    };
+    let (ok, bare, error) = solve(&empty);
+    let bare = bare.filter(|_| ok).unwrap_or_else(|| panic!("{error}"));
+    let (ok, with, error) = solve(&tables);
+    let with = with.filter(|_| ok).unwrap_or_else(|| panic!("{error}"));
+    assert_eq!(with["value"], bare["value"]);
+    assert!(with["nodes"].as_u64() < bare["nodes"].as_u64(), "{with} against {bare}");
+
+    let file = std::fs::read_dir(tables.join("kalah-4-empty-capture"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("count-10.plyegdb"))
+        .expect("the table of 10 seeds");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x5a;
+    std::fs::write(&file, bytes).unwrap();
+    let (ok, _, error) = solve(&tables);
+    assert!(!ok && error.contains("endgame tables"), "{error}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

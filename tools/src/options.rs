@@ -189,6 +189,14 @@ pub enum RegistryError {
         /// Why.
         reason: String,
     },
+    /// The game's endgame tables are there but cannot be used (damaged, or of other rules).
+    #[error("{game}: endgame tables: {reason}")]
+    Tables {
+        /// The game.
+        game: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// A [`RegistryError::BadOption`] for `game`.

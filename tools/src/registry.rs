@@ -67,7 +67,7 @@ pub const LEARNED_FEATURES: &str = "learned";
 type ShippedNet<G> = Arc<dyn Fn(&G) -> Option<&'static [u8]> + Send + Sync>;
 
 /// What `solve` does to a game before proving (turns on its cheap bounds).
-type ForSolving<G> = Arc<dyn Fn(G) -> G + Send + Sync>;
+type ForSolving<G> = Arc<dyn Fn(G) -> Result<G, RegistryError> + Send + Sync>;
 
 /// Builds the reader of network files for a game, over its inputs for its rules.
 type NetsFor<G> = Arc<dyn Fn(&G) -> NetOpener<G> + Send + Sync>;
@@ -234,8 +234,12 @@ impl<G: ToolGame> GameEntry<G> {
 
     /// What `solve` does to the game built before proving: turn on the cheap bounds or exact
     /// answers its [`Game::solve_endgame`](ply::Game::solve_endgame) gives only on request
-    /// (Kalah's store bound).
-    pub fn for_solving(mut self, prepare: impl Fn(G) -> G + Send + Sync + 'static) -> Self {
+    /// (Kalah's store bound and seed tables); an error when they cannot be had (damaged
+    /// tables).
+    pub fn for_solving(
+        mut self,
+        prepare: impl Fn(G) -> Result<G, RegistryError> + Send + Sync + 'static,
+    ) -> Self {
         self.for_solving = Some(Arc::new(prepare));
         self
     }
@@ -495,7 +499,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
         // line.
         let kit = self.kit_for(&game, options);
         let solving = match &self.for_solving {
-            Some(prepare) => Some(prepare(self.build(options)?)),
+            Some(prepare) => Some(prepare(self.build(options)?)?),
             None => None,
         };
         crate::dynamic::erase(game, solving, kit, self.info.clone(), options)
@@ -509,7 +513,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
     fn solve(&self, args: &crate::solve::SolveArgs) -> ToolResult<()> {
         let game = self.build(&args.options)?;
         let game = match &self.for_solving {
-            Some(prepare) => prepare(game),
+            Some(prepare) => prepare(game)?,
             None => game,
         };
         crate::solve::run(&game, args)

@@ -23,6 +23,11 @@
 //! when its length fits in what the game's counters allow ([`EndgameIndex::plies_left`]).
 //! Repetitions cannot spoil a verdict: the winner's shortest line never repeats a position.
 //!
+//! Games that end with scores also get exact margins, not only wins and losses: a
+//! [`MarginIndex`] (a count no move raises, such as Kalah's seeds in the houses) gives
+//! [`MarginTable`]s of the final margin of every position with a small count (the [`margin`]
+//! module).
+//!
 //! Tic-tac-toe has the smallest index (its slices are counts of empty squares); its whole
 //! game fits in ten slices:
 //!
@@ -49,12 +54,14 @@ use crate::game::{Game, Solved};
 
 mod build;
 mod file;
+pub mod margin;
 mod material;
 pub mod ranking;
 mod tables;
 
 pub use build::{build, solve_slice, BuildError, BuildEvent, BuildSummary, SliceStats};
 pub use file::{read_table, read_table_header, write_table, TableFile, TableFileError};
+pub use margin::{MarginError, MarginIndex, MarginTable};
 pub use material::Material;
 pub use tables::{default_dir, Probed, Tables};
 

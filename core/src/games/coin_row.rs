@@ -1,7 +1,7 @@
 //! Coin row: a two-player test game whose turn order is a rule of its own, the test bed for
 //! searches that must follow the player to move instead of assuming that players alternate.
 
-use crate::endgame::EndgameIndex;
+use crate::endgame::{EndgameIndex, MarginIndex};
 use crate::game::{Game, MoveList, Notation, Outcome, Player};
 
 /// The most coins a row may hold.
@@ -298,6 +298,37 @@ impl EndgameIndex for CoinRow {
         let taken = self.taken(lo, hi.min(self.len));
         let s1 = taken.checked_sub(s0)?;
         self.checked(CoinRowState { lo, hi, scores: [s0, s1], to_move })
+    }
+}
+
+/// The count is the coins left; a position's index is its left end and the player to move.
+impl MarginIndex for CoinRow {
+    fn margin_set(&self) -> String {
+        self.table_set()
+    }
+
+    fn count(&self, s: &CoinRowState) -> u32 {
+        u32::from(s.hi - s.lo)
+    }
+
+    fn count_size(&self, count: u32) -> u64 {
+        (u64::from(self.len) + 1).saturating_sub(u64::from(count)) * 2
+    }
+
+    fn index(&self, s: &CoinRowState) -> u64 {
+        u64::from(s.lo) * 2 + u64::from(s.to_move)
+    }
+
+    fn position_at(&self, count: u32, index: u64) -> Option<CoinRowState> {
+        let lo = u8::try_from(index / 2).ok()?;
+        let hi = lo.checked_add(u8::try_from(count).ok()?)?;
+        let taken = self.taken(lo, hi.min(self.len));
+        self.checked(CoinRowState { lo, hi, scores: [taken, 0], to_move: (index % 2) as u8 })
+    }
+
+    fn banked(&self, s: &CoinRowState) -> i32 {
+        let me = usize::from(s.to_move);
+        i32::from(s.scores[me]) - i32::from(s.scores[1 - me])
     }
 }
 

@@ -10,12 +10,14 @@
 //! exact value is then its store difference plus one table entry, whatever the stores hold
 //! and whatever `n` the game started with.
 //!
-//! The table is filled slice by slice, fewest seeds first (a move never adds seeds to the
-//! houses). Inside a slice the moves that keep every seed in the houses move the mover's
-//! seeds strictly towards the mover's store, so a memoised recursion ends; the memo is the
-//! table itself; several threads fill one slice at once. Six houses a side with `K = 20`
-//! make 226 million entries (one byte each); every two seeds fewer divide that by about
-//! 2.5.
+//! The table is a margin table of the core ([`ply::endgame::MarginTable`], Kalah being a
+//! [`MarginIndex`] whose count is the seeds in the houses and whose banked margin is the store
+//! difference): it is filled count by count, fewest seeds first (a move never adds seeds to
+//! the houses); inside a count the moves that keep every seed in the houses move the mover's
+//! seeds strictly towards the mover's store, so a memoised recursion ends; several threads
+//! fill one count at once. [`SeedTable::build_in`] keeps the tables as files (one per count,
+//! checksummed) and reads back those already built. Six houses a side with `K = 20` make 226
+//! million entries (one byte each); every two seeds fewer divide that by about 2.5.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -32,35 +34,116 @@
 //! ```
 
 use std::fmt;
-use std::sync::atomic::{AtomicI8, Ordering};
+use std::path::Path;
 
-use ply::{Game, MoveList, Player};
+use ply::endgame::{MarginIndex, MarginTable};
+use ply::Player;
 
 use crate::error::Error;
 use crate::rules::{Kalah, KalahState, MAX_PITS};
 
-/// The byte of an entry not computed yet.
-const UNKNOWN: i8 = i8::MIN;
+/// The most houses of a board, both sides.
+const HOUSES: usize = 2 * MAX_PITS;
 
-/// The most entries a table may have (16 GiB).
-const MAX_ENTRIES: u64 = 1 << 34;
+/// The largest `n` of the binomials the ranks use: every seed of a table (at most 127) plus
+/// the bars between the houses.
+const TOP: usize = 127 + HOUSES;
+
+/// `BINOMIAL[n][r]` = C(n, r) for the ranks of the houses' contents, saturating (the
+/// saturated ones belong to tables far over the size limit).
+static BINOMIAL: [[u64; HOUSES]; TOP + 1] = {
+    let mut t = [[0u64; HOUSES]; TOP + 1];
+    let mut n = 0;
+    while n <= TOP {
+        t[n][0] = 1;
+        let mut r = 1;
+        while r < HOUSES {
+            t[n][r] = if n == 0 { 0 } else { t[n - 1][r - 1].saturating_add(t[n - 1][r]) };
+            r += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The count of a position is its seeds in the houses; its index the rank of the houses'
+/// contents, the mover's houses first (stars and bars: the rank of the bars' places among
+/// `seeds + 2m - 1`); its banked margin the store difference for the side to move.
+impl MarginIndex for Kalah {
+    fn margin_set(&self) -> String {
+        format!("kalah-{}-{}-capture", self.pits(), self.capture())
+    }
+
+    #[inline]
+    fn count(&self, state: &KalahState) -> u32 {
+        state.seeds_in_houses()
+    }
+
+    fn count_size(&self, count: u32) -> u64 {
+        let houses = 2 * self.pits();
+        BINOMIAL.get(count as usize + houses - 1).map_or(u64::MAX, |row| row[houses - 1])
+    }
+
+    #[inline]
+    fn index(&self, state: &KalahState) -> u64 {
+        let m = self.pits();
+        let me = state.side_to_move();
+        let (mine, theirs) = (state.houses_of(me), state.houses_of(me.opponent()));
+        let mut rank = 0;
+        let mut place = 0;
+        for j in 0..2 * m - 1 {
+            place += usize::from(if j < m { mine[j] } else { theirs[j - m] });
+            rank += BINOMIAL[place][j + 1];
+            place += 1;
+        }
+        rank
+    }
+
+    fn position_at(&self, count: u32, index: u64) -> Option<KalahState> {
+        let m = self.pits();
+        let bars = 2 * m - 1;
+        if index >= self.count_size(count) || count as usize + bars > TOP {
+            return None;
+        }
+        // The bars' places, last first: the largest place p with C(p, i) <= what is left.
+        let mut places = [0usize; HOUSES];
+        let mut left = index;
+        let mut p = count as usize + bars;
+        for i in (1..=bars).rev() {
+            p -= 1;
+            while BINOMIAL[p][i] > left {
+                p -= 1;
+            }
+            left -= BINOMIAL[p][i];
+            places[i - 1] = p;
+        }
+        let mut houses = [[0u8; MAX_PITS]; 2];
+        let mut before = 0;
+        for (j, &place) in places[..bars].iter().enumerate() {
+            houses[j / m][j % m] = u8::try_from(place - before).ok()?;
+            before = place + 1;
+        }
+        houses[1][m - 1] = u8::try_from(count as usize + bars - before).ok()?;
+        Some(KalahState::from_parts(houses, [0, 0], Player::FIRST))
+    }
+
+    #[inline]
+    fn banked(&self, state: &KalahState) -> i32 {
+        let me = state.side_to_move();
+        i32::from(state.store(me)) - i32::from(state.store(me.opponent()))
+    }
+}
 
 /// The exact gain of every position with at most [`SeedTable::max_seeds`] seeds in the
-/// houses, for one number of houses and one capture rule (see the module documentation).
+/// houses, for one number of houses and one capture rule (see the module documentation): a
+/// [`MarginTable`] of Kalah with the rules it was built for.
 ///
 /// The rules are the same for both sides, so a position with North to move has the gain of
 /// its mirror image (the sides' houses exchanged, South to move): the table keeps the
 /// positions with the mover's houses first, one entry per way to share the seeds.
 pub struct SeedTable {
     rules: Kalah,
-    max_seeds: u32,
-    /// `binomial[n][r]` for the ranks of the houses' contents.
-    binomial: Vec<[u64; 2 * MAX_PITS]>,
-    /// The first rank of each number of seeds: `offsets[k]` contents have fewer than `k`.
-    offsets: Vec<u64>,
-    /// The gain per contents rank, the mover's houses first. Atomic so that several
-    /// threads fill it at once (two threads that compute one entry write the same value).
-    gains: Vec<AtomicI8>,
+    margins: MarginTable<Kalah>,
 }
 
 impl SeedTable {
@@ -69,7 +152,7 @@ impl SeedTable {
     ///
     /// # Errors
     /// [`Error::Table`] if the table would have more than 2^34 entries or `max_seeds` is over
-    /// 120 (a gain must fit in a byte).
+    /// 127 (a gain must fit in a byte).
     pub fn build(game: &Kalah, max_seeds: u32) -> Result<SeedTable, Error> {
         SeedTable::build_with(game, max_seeds, 1, &mut |_, _| {})
     }
@@ -85,169 +168,62 @@ impl SeedTable {
         threads: usize,
         progress: &mut dyn FnMut(u32, u64),
     ) -> Result<SeedTable, Error> {
-        let houses = 2 * game.pits();
-        let too_big = || Error::Table(format!("{max_seeds} seeds make too large a table"));
-        if max_seeds > 120 {
-            return Err(too_big());
-        }
-        let top = max_seeds as usize + houses;
-        let mut binomial = vec![[0u64; 2 * MAX_PITS]; top + 1];
-        for n in 0..=top {
-            binomial[n][0] = 1;
-            for r in 1..houses {
-                let v = if n == 0 {
-                    Some(0)
-                } else {
-                    binomial[n - 1][r - 1].checked_add(binomial[n - 1][r])
-                };
-                binomial[n][r] = v.ok_or_else(too_big)?;
-            }
-        }
-        let mut offsets = vec![0u64];
-        for k in 0..=max_seeds as usize {
-            let count = binomial[k + houses - 1][houses - 1];
-            let next = offsets[k].checked_add(count).ok_or_else(too_big)?;
-            offsets.push(next);
-        }
-        let entries = offsets[max_seeds as usize + 1];
-        if entries > MAX_ENTRIES {
-            return Err(too_big());
-        }
-        let table = SeedTable {
-            rules: Kalah::new(game.pits(), game.seeds(), game.capture())?,
-            max_seeds,
-            binomial,
-            offsets,
-            gains: (0..entries).map(|_| AtomicI8::new(UNKNOWN)).collect(),
-        };
-        let threads = threads.max(1);
-        for k in 0..=max_seeds as usize {
-            // Every slice below is complete: the threads' recursions stay inside this one.
-            std::thread::scope(|scope| {
-                for part in 0..threads {
-                    let table = &table;
-                    scope.spawn(move || {
-                        let mut moves = Vec::new();
-                        let mut contents = [0u8; 2 * MAX_PITS];
-                        let mut count = 0;
-                        table.fill(&mut contents, 0, k, &mut |contents| {
-                            count += 1;
-                            if count % threads == part {
-                                let state = table.state(contents);
-                                table.solve(&state, 0, &mut moves);
-                            }
-                        });
-                    });
-                }
-            });
-            progress(k as u32, table.offsets[k + 1]);
-        }
-        Ok(table)
+        let rules = SeedTable::rules_of(game)?;
+        let margins =
+            MarginTable::build(&rules, max_seeds, threads, progress).map_err(table_error)?;
+        Ok(SeedTable { rules, margins })
     }
 
-    /// Calls `visit` with every way to share `left` seeds among houses `at..2m` (the earlier
-    /// ones set in `contents`).
-    fn fill(
-        &self,
-        contents: &mut [u8; 2 * MAX_PITS],
-        at: usize,
-        left: usize,
-        visit: &mut dyn FnMut(&[u8; 2 * MAX_PITS]),
-    ) {
-        let houses = 2 * self.rules.pits();
-        if at == houses - 1 {
-            contents[at] = left as u8;
-            visit(contents);
-            return;
-        }
-        for here in 0..=left {
-            contents[at] = here as u8;
-            self.fill(contents, at + 1, left - here, visit);
-        }
-        contents[at] = 0;
+    /// [`SeedTable::build_with`] keeping the table in `dir` (one checksummed file per number
+    /// of seeds, in the rules' subdirectory): the files already there are read back, the
+    /// others computed and written.
+    ///
+    /// # Errors
+    /// As [`SeedTable::build`], and [`Error::Table`] for a file that cannot be written or is
+    /// damaged.
+    pub fn build_in(
+        game: &Kalah,
+        max_seeds: u32,
+        threads: usize,
+        dir: &Path,
+        progress: &mut dyn FnMut(u32, u64),
+    ) -> Result<SeedTable, Error> {
+        let rules = SeedTable::rules_of(game)?;
+        let margins = MarginTable::build_in(&rules, max_seeds, threads, dir, progress)
+            .map_err(table_error)?;
+        Ok(SeedTable { rules, margins })
     }
 
-    /// The position with these houses (South's then North's), empty stores and South to
-    /// move.
-    fn state(&self, contents: &[u8; 2 * MAX_PITS]) -> KalahState {
-        let m = self.rules.pits();
-        let mut houses = [[0u8; MAX_PITS]; 2];
-        houses[0][..m].copy_from_slice(&contents[..m]);
-        houses[1][..m].copy_from_slice(&contents[m..2 * m]);
-        KalahState::from_parts(houses, [0, 0], Player::FIRST)
+    /// The table of `game`'s rules in `dir` with the most seeds that every count up to has a
+    /// file, read and checked; `None` when `dir` holds none.
+    ///
+    /// # Errors
+    /// [`Error::Table`] for a damaged file or one of other rules.
+    pub fn open(game: &Kalah, dir: &Path) -> Result<Option<SeedTable>, Error> {
+        let rules = SeedTable::rules_of(game)?;
+        let Some(max_seeds) = MarginTable::counts_in(&rules, dir) else { return Ok(None) };
+        let margins = MarginTable::open(&rules, dir, max_seeds).map_err(table_error)?;
+        Ok(Some(SeedTable { rules, margins }))
     }
 
-    /// The entry of `state` (at most `max_seeds` seeds in its houses): the rank of its
-    /// houses' contents, the mover's houses first.
-    #[inline]
-    fn index(&self, state: &KalahState) -> usize {
-        let m = self.rules.pits();
-        let me = state.side_to_move();
-        let (mine, theirs) = (state.houses_of(me), state.houses_of(me.opponent()));
-        let mut rank = 0;
-        let mut place = 0;
-        let mut seeds = 0;
-        for j in 0..2 * m {
-            let h = usize::from(if j < m { mine[j] } else { theirs[j - m] });
-            seeds += h;
-            if j < 2 * m - 1 {
-                place += h;
-                rank += self.binomial[place][j + 1];
-                place += 1;
-            }
-        }
-        (self.offsets[seeds] + rank) as usize
+    /// `game`'s rules without tables, which the table's own moves follow.
+    fn rules_of(game: &Kalah) -> Result<Kalah, Error> {
+        Kalah::new(game.pits(), game.seeds(), game.capture())
     }
 
-    /// The gain of `state` for the side to move, computing it (and what it needs) if it is
-    /// not known yet. `depth` picks the move list of this level of the recursion.
-    fn solve(
-        &self,
-        state: &KalahState,
-        depth: usize,
-        moves: &mut Vec<MoveList<crate::Move>>,
-    ) -> i8 {
-        let index = self.index(state);
-        let known = self.gains[index].load(Ordering::Relaxed);
-        if known != UNKNOWN {
-            return known;
-        }
-        let me = state.side_to_move();
-        let diff = |s: &KalahState| i32::from(s.store(me)) - i32::from(s.store(me.opponent()));
-        let gain = if state.is_over() {
-            let f = state.final_stores();
-            f[me.index()] as i32 - f[me.opponent().index()] as i32 - diff(state)
-        } else {
-            if moves.len() <= depth {
-                moves.resize_with(depth + 1, MoveList::new);
-            }
-            let mut list = std::mem::take(&mut moves[depth]);
-            self.rules.generate_moves(state, &mut list);
-            let mut best = i32::MIN;
-            for &mv in &list {
-                let mut child = *state;
-                self.rules.apply(&mut child, mv);
-                let later = i32::from(self.solve(&child, depth + 1, moves));
-                let later = if child.side_to_move() == me { later } else { -later };
-                best = best.max(diff(&child) - diff(state) + later);
-            }
-            moves[depth] = list;
-            best
-        };
-        // Within ±max_seeds, so it fits.
-        let gain = gain as i8;
-        self.gains[index].store(gain, Ordering::Relaxed);
-        gain
+    /// The margin table underneath (files, checks).
+    pub fn margins(&self) -> &MarginTable<Kalah> {
+        &self.margins
     }
 
     /// The most seeds in the houses of a position the table answers.
     pub fn max_seeds(&self) -> u32 {
-        self.max_seeds
+        self.margins.max_count()
     }
 
     /// The number of entries (one byte each).
     pub fn entries(&self) -> usize {
-        self.gains.len()
+        self.margins.entries()
     }
 
     /// Whether the table was built for `game`'s houses and capture rule.
@@ -259,13 +235,13 @@ impl SeedTable {
     /// at most [`SeedTable::max_seeds`] seeds in its houses.
     #[inline]
     pub fn margin(&self, state: &KalahState) -> Option<i32> {
-        if state.seeds_in_houses() > self.max_seeds {
-            return None;
-        }
-        let me = state.side_to_move();
-        let diff = i32::from(state.store(me)) - i32::from(state.store(me.opponent()));
-        Some(diff + i32::from(self.gains[self.index(state)].load(Ordering::Relaxed)))
+        self.margins.margin(&self.rules, state)
     }
+}
+
+/// A margin table's error as the crate's.
+fn table_error(e: ply::endgame::MarginError) -> Error {
+    Error::Table(e.to_string())
 }
 
 impl fmt::Debug for SeedTable {
@@ -275,8 +251,8 @@ impl fmt::Debug for SeedTable {
             "SeedTable {{ pits: {}, capture: {}, max_seeds: {}, entries: {} }}",
             self.rules.pits(),
             self.rules.capture(),
-            self.max_seeds,
-            self.gains.len()
+            self.max_seeds(),
+            self.entries()
         )
     }
 }
@@ -285,7 +261,7 @@ impl fmt::Debug for SeedTable {
 /// hold the same values).
 impl PartialEq for SeedTable {
     fn eq(&self, other: &SeedTable) -> bool {
-        self.fits(&other.rules) && self.max_seeds == other.max_seeds
+        self.fits(&other.rules) && self.max_seeds() == other.max_seeds()
     }
 }
 

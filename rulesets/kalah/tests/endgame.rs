@@ -6,6 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::Solver;
+use ply::endgame::MarginIndex;
 use ply::endgame::{build, EndgameIndex, Tables, Verdict};
 use ply::testing::visit_random_games;
 use ply::{Game, Notation};
@@ -158,4 +159,46 @@ fn a_seed_table_answers_for_the_search() {
     // Another number of seeds per house: the same houses, the same gains.
     assert!(Kalah::new(4, 5, Capture::Empty).unwrap().with_table(table).is_ok());
     assert!(SeedTable::build(&Kalah::standard(), 121).is_err());
+}
+
+#[test]
+fn margin_indices_round_trip_for_every_board_width() {
+    for m in [1, 3, 6, 8] {
+        let game = Kalah::new(m, 1, Capture::Empty).unwrap();
+        for count in [0, 1, 2, 5] {
+            let size = game.count_size(count);
+            let step = (size / 3000).max(1);
+            for index in (0..size).step_by(step as usize) {
+                let state = game.position_at(count, index).unwrap();
+                assert_eq!(state.seeds_in_houses(), count);
+                assert_eq!(MarginIndex::index(&game, &state), index, "Kalah({m}) {count} seeds");
+            }
+            assert_eq!(game.position_at(count, size), None);
+        }
+    }
+}
+
+#[test]
+fn seed_tables_are_kept_as_files_and_checked() {
+    let dir = std::env::temp_dir().join(format!("ply-kalah-seeds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let game = Kalah::new(4, 3, Capture::Standard).unwrap();
+    assert_eq!(SeedTable::open(&game, &dir).unwrap(), None);
+    let built = SeedTable::build_in(&game, 9, 2, &dir, &mut |_, _| {}).unwrap();
+    let read = SeedTable::open(&game, &dir).unwrap().expect("the files just written");
+    assert_eq!(read.max_seeds(), 9);
+    let mut solver = Solver::new(&game);
+    let mut checked = 0;
+    for index in (0..game.count_size(9)).step_by(97) {
+        let state = game.position_at(9, index).unwrap();
+        assert_eq!(read.margin(&state), Some(solver.margin(&state)));
+        assert_eq!(read.margin(&state), built.margin(&state));
+        checked += 1;
+    }
+    assert!(checked > 100);
+    assert!(read.margins().check(&game, 2000, 3).unwrap() > 1000);
+    // Another capture rule has tables of its own.
+    let other = Kalah::new(4, 3, Capture::Empty).unwrap();
+    assert_eq!(SeedTable::open(&other, &dir).unwrap(), None);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
