@@ -483,6 +483,15 @@ pub trait Game: Sync {
     fn is_threatened(&self, _state: &Self::State) -> bool {
         false
     }
+
+    /// True if exact solving ([`crate::solve`]) should try first the moves that leave the
+    /// opponent the fewest replies (fastest-first, the evaluation breaking ties), rather than
+    /// order by the evaluation alone. It pays where restricting the opponent shrinks proofs
+    /// most: Othello's 20-empty positions need a third of the positions with it, Kalah's four
+    /// times more. The default orders by the evaluation.
+    fn solve_fastest_first(&self) -> bool {
+        false
+    }
 }
 
 /// The answer of a game's exact solver ([`Game::solve_endgame`]) for the player to move.

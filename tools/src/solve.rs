@@ -100,7 +100,7 @@ impl SolveLimits {
             table_mib: self.memory_mib,
             threads,
             weak: self.weak,
-            order_by_eval: true,
+            ..SolveOptions::default()
         })
     }
 }

@@ -4,8 +4,12 @@
 //!
 //! ```text
 //! cargo run --release -p ply-bench --bin othello_endgame -- [--empties N] [--count N]
-//!     [--seed N] [--obf FILE] [--solve FILE] [--solver-empties N]
+//!     [--seed N] [--obf FILE] [--solve FILE] [--solver-empties N] [--prover]
 //! ```
+//!
+//! `--prover` solves with the generic exact solver instead (`ply::solve`, as `reversi solve`
+//! does: null-window tests bisected on the margin, 64 MiB table, one thread), giving the value
+//! without a move.
 //!
 //! By default it solves `--count` (20) positions with `--empties` (14) empty squares, each
 //! reached by seeded random play from the start (`--seed`, 1). `--obf FILE` also writes them
@@ -20,6 +24,7 @@ use std::time::Instant;
 
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 use ply::search::{Agent, Budget, Position, Value};
+use ply::solve::{SolveOptions, Solver};
 use ply::{Game, MoveList, Notation};
 use ply_reversi::{Reversi, ReversiState};
 use rand::{Rng, SeedableRng};
@@ -93,6 +98,7 @@ fn main() {
     let mut obf: Option<String> = None;
     let mut solve: Option<String> = None;
     let mut solver_empties = Reversi::ENDGAME_EMPTIES;
+    let mut prover = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| fail(&format!("{a} needs a value")));
@@ -105,6 +111,7 @@ fn main() {
             "--solver-empties" => {
                 solver_empties = value().parse().unwrap_or_else(|_| fail("--solver-empties N"))
             }
+            "--prover" => prover = true,
             "--bench" => {}
             other => fail(&format!("unknown argument {other:?}")),
         }
@@ -139,7 +146,34 @@ fn main() {
         "#", "empties", "value", "move", "nodes", "time"
     );
     let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
+    let options = SolveOptions { table_mib: 64, threads: 1, ..SolveOptions::default() };
+    let bounded = game.clone().with_margin_bounds(true);
+    let mut exact = Solver::new(&bounded, options).unwrap_or_else(|e| fail(&e.to_string()));
     for (i, state) in positions.iter().enumerate() {
+        if prover {
+            let start = Instant::now();
+            let value = exact
+                .value(state, &|| false, &mut |step| {
+                    eprintln!(
+                        "  test {}: {:?}..{:?}, {} nodes",
+                        step.tests, step.lower, step.upper, step.nodes
+                    )
+                })
+                .unwrap_or_else(|e| fail(&format!("position {}: {e}", i + 1)));
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{:>3} {:>7} {:>6} {:>5} {:>12} {:>8.1}ms",
+                i + 1,
+                state.empties(),
+                value.to_string(),
+                "-",
+                exact.nodes(),
+                secs * 1000.0
+            );
+            total_nodes += exact.nodes();
+            total_time += secs;
+            continue;
+        }
         let mut engine = AlphaBeta::with_options(AlphaBetaOptions::endgame());
         Agent::<Reversi>::new_game(&mut engine);
         let start = Instant::now();

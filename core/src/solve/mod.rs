@@ -64,12 +64,22 @@ pub struct SolveOptions {
     /// Order moves by the game's evaluation of the position they lead to (else by history
     /// alone).
     pub order_by_eval: bool,
+    /// Try the moves that leave the opponent the fewest replies first, the evaluation
+    /// breaking ties; `None` follows the game ([`Game::solve_fastest_first`]).
+    pub fastest_first: Option<bool>,
 }
 
 impl Default for SolveOptions {
-    /// A 256 MiB table, one thread, exact values, moves ordered by the evaluation.
+    /// A 256 MiB table, one thread, exact values, moves ordered by the evaluation (and the
+    /// opponent's replies where the game asks for it).
     fn default() -> Self {
-        SolveOptions { table_mib: 256, threads: 1, weak: false, order_by_eval: true }
+        SolveOptions {
+            table_mib: 256,
+            threads: 1,
+            weak: false,
+            order_by_eval: true,
+            fastest_first: None,
+        }
     }
 }
 
@@ -367,14 +377,28 @@ where
         }
         let (mut lower, mut upper) = (1 - WIN, WIN - 1);
         let mut tests = 0;
+        // Whether an answer has shown a margin (a value short of a decided win or loss).
+        let mut margins = false;
         while lower < upper {
+            // The first test asks whether the value is above a draw, the next (where it is
+            // not) whether it is a draw. Then margins are bisected, each test costing about as
+            // much as the next; wins and losses are bisected towards the extremes first, as in
+            // Pons' solver, because short wins and losses are cheap to prove.
             let mut t = lower + (upper - lower) / 2;
-            if t <= 0 && lower / 2 < t {
-                t = lower / 2;
-            } else if t >= 0 && upper / 2 > t {
-                t = upper / 2;
+            if tests == 0 {
+                t = 0;
+            } else if upper == 0 {
+                t = -1;
+            } else if !margins {
+                if t <= 0 && lower / 2 < t {
+                    t = lower / 2;
+                } else if t >= 0 && upper / 2 > t {
+                    t = upper / 2;
+                }
             }
+            let t = t.clamp(lower, upper - 1);
             let r = self.test(state, t, t + 1, stop)?;
+            margins |= r != 0 && r.abs() < DECIDED;
             if r <= t {
                 upper = r;
             } else {
@@ -406,6 +430,7 @@ where
         let nodes = AtomicU64::new(0);
         let answer = std::sync::Mutex::new(None);
         let (game, table, order) = (self.game, self.table.as_ref(), self.options.order_by_eval);
+        let fastest = self.options.fastest_first.unwrap_or_else(|| game.solve_fastest_first());
         let histories = std::mem::take(&mut self.histories);
         let count = histories.len();
         let kept = std::sync::Mutex::new(vec![Vec::new(); count]);
@@ -416,6 +441,7 @@ where
                 let work = move || {
                     let mut prover = Prover::new(game, table, done, stop, id, history);
                     prover.order_by_eval = order;
+                    prover.fastest_first = fastest;
                     let r = prover.test(state, alpha, beta);
                     if let Some(r) = r {
                         let mut answer = answer.lock().unwrap_or_else(|e| e.into_inner());

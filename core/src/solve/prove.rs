@@ -81,6 +81,8 @@ pub(crate) struct Prover<'a, G: Game> {
     pub stopped: bool,
     /// Order moves by the game's evaluation of the position they lead to.
     pub order_by_eval: bool,
+    /// Order moves by the opponent's replies first, fewest first.
+    pub fastest_first: bool,
     /// This thread's number: threads after the first vary their move order near the root.
     pub id: usize,
     /// Cutoff counts by move key, kept from one test to the next.
@@ -99,6 +101,9 @@ struct Child<G: Game> {
     index: u8,
     same: bool,
     key: f64,
+    /// The opponent's replies after the move (0 where the mover moves again), with
+    /// fastest-first ordering.
+    replies: u32,
     /// The value, where the move ends the game.
     terminal: Option<i32>,
     /// The move's entry in the history table.
@@ -124,6 +129,7 @@ impl<'a, G: Game> Prover<'a, G> {
             nodes: 0,
             stopped: false,
             order_by_eval: true,
+            fastest_first: false,
             id,
             history,
             path: Vec::new(),
@@ -331,7 +337,15 @@ impl<'a, G: Game> Prover<'a, G> {
             let terminal = game.outcome(&child).map(|o| to_parent(final_value(&o, who), same));
             let index = u8::try_from(i).unwrap_or(NO_MOVE);
             let history = game.move_key(state, mv) as usize % self.history.len();
-            children.push(Child { state: child, index, same, key: 0.0, terminal, history });
+            children.push(Child {
+                state: child,
+                index,
+                same,
+                key: 0.0,
+                replies: 0,
+                terminal,
+                history,
+            });
         }
         self.moves[ply] = moves;
         children
@@ -342,6 +356,15 @@ impl<'a, G: Game> Prover<'a, G> {
     /// near the root so that they prove other moves first.
     fn order(&self, children: &mut [Child<G>], me: Player, ply: usize, hint: u8) {
         for c in children.iter_mut() {
+            c.replies = match c.terminal {
+                // A game that ends: first where it is good for the mover, else last.
+                Some(v) if v > 0 => 0,
+                Some(_) => u32::MAX,
+                None if self.fastest_first && !c.same => {
+                    self.game.count_moves(&c.state).min(1 << 16) as u32
+                }
+                None => 0,
+            };
             c.key = if c.index == hint && hint != NO_MOVE {
                 f64::INFINITY
             } else if let Some(v) = c.terminal {
@@ -354,7 +377,12 @@ impl<'a, G: Game> Prover<'a, G> {
         }
         let history = &self.history;
         children.sort_by(|x, y| {
-            y.key.total_cmp(&x.key).then(history[y.history].cmp(&history[x.history]))
+            let first = |c: &Child<G>| c.key == f64::INFINITY;
+            first(y)
+                .cmp(&first(x))
+                .then(x.replies.cmp(&y.replies))
+                .then(y.key.total_cmp(&x.key))
+                .then(history[y.history].cmp(&history[x.history]))
         });
         if self.id > 0 && ply < 4 && children.len() > 2 {
             let shift = (self.id + ply) % (children.len() - 1);

@@ -55,7 +55,7 @@ fn random_positions<G: Game>(game: &G, count: usize, plies: usize, seed: u64) ->
 }
 
 /// Checks the solver's values and best moves against plain minimax on `states`, with and
-/// without a table, on one thread and two, exact and weak.
+/// without a table, on one thread and two, with each move ordering, exact and weak.
 fn agrees_with_minimax<G: Game>(game: &G, states: &[G::State])
 where
     G::State: Send + Sync + std::fmt::Debug,
@@ -64,6 +64,7 @@ where
         SolveOptions { table_mib: 0, ..SolveOptions::default() },
         SolveOptions { table_mib: 1, threads: 2, ..SolveOptions::default() },
         SolveOptions { table_mib: 1, order_by_eval: false, ..SolveOptions::default() },
+        SolveOptions { table_mib: 1, fastest_first: Some(true), ..SolveOptions::default() },
     ];
     for options in settings {
         let mut solver = Solver::new(game, options.clone()).unwrap();

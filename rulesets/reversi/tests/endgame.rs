@@ -78,3 +78,22 @@ fn the_solver_is_off_for_other_boards_and_when_asked() {
     assert_eq!(off.solve_endgame(&state, -64, 64, &mut nodes), None);
     assert!(nodes.nodes() > 0);
 }
+
+/// With margin bounds (for exact solving) a window outside the disc difference's range is
+/// answered at once with the range's end; without them (alpha-beta's heuristic scores) it is
+/// not, and positions with many empty squares stay unanswered either way inside the range.
+#[test]
+fn margin_bounds_answer_windows_outside_the_range_only_when_asked() {
+    let plain = Reversi::new(8, 2).unwrap();
+    let bounded = plain.clone().with_margin_bounds(true);
+    let start = plain.initial_state();
+    let stop = || false;
+    let ask = |game: &Reversi, alpha: i32, beta: i32| {
+        game.solve_endgame(&start, alpha, beta, &mut SolverBudget::new(&stop))
+    };
+    assert_eq!(ask(&bounded, -100, -64), Some(ply::Solved::Margin(-64)));
+    assert_eq!(ask(&bounded, 64, 65), Some(ply::Solved::Margin(64)));
+    assert_eq!(ask(&bounded, -1, 1), None);
+    assert_eq!(ask(&plain, -100, -64), None);
+    assert_eq!(ask(&plain, 64, 65), None);
+}
