@@ -491,35 +491,20 @@ impl<G: MarginIndex> std::fmt::Debug for MarginTable<G> {
 mod tests {
     use super::*;
     use crate::games::{CoinRow, TurnOrder};
+    use crate::solve::{SolveOptions, Solver};
 
-    /// The final margin for the side to move by plain minimax.
-    fn minimax(game: &CoinRow, state: &<CoinRow as Game>::State) -> i32 {
-        let me = game.to_move(state);
-        if let Some(outcome) = game.outcome(state) {
-            return outcome.margin(me);
-        }
-        let mut moves = MoveList::new();
-        game.generate_moves(state, &mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = *state;
-                game.apply(&mut child, mv);
-                let m = minimax(game, &child);
-                if game.to_move(&child) == me {
-                    m
-                } else {
-                    -m
-                }
-            })
-            .max()
-            .unwrap()
+    /// The final margin for the side to move, proved by the exact solver (a search, not a
+    /// table).
+    fn proved(game: &CoinRow, state: &<CoinRow as Game>::State) -> i32 {
+        let options = SolveOptions { table_mib: 0, ..SolveOptions::default() };
+        let mut solver = Solver::new(game, options).unwrap();
+        solver.value(state, &|| false, &mut |_| {}).unwrap().value()
     }
 
     const COINS: [u8; 9] = [3, 9, 1, 6, 2, 8, 5, 4, 7];
 
     #[test]
-    fn every_entry_is_the_minimax_margin_for_every_turn_order() {
+    fn every_entry_is_the_proved_margin_for_every_turn_order() {
         for turns in [TurnOrder::Alternate, TurnOrder::EvenAgain, TurnOrder::ThueMorse] {
             let game = CoinRow::new(&COINS, turns).unwrap();
             for threads in [1, 2] {
@@ -530,7 +515,7 @@ mod tests {
                         let Some(state) = game.position_at(count, index) else { continue };
                         assert_eq!(
                             table.margin(&game, &state),
-                            Some(minimax(&game, &state)),
+                            Some(proved(&game, &state)),
                             "{turns:?}, {state:?}"
                         );
                         positions += 1;
@@ -549,7 +534,7 @@ mod tests {
         assert_eq!(table.max_count(), 4);
         assert_eq!(table.margin(&game, &game.initial_state()), None);
         let late = game.position_at(3, 6).unwrap();
-        assert_eq!(table.margin(&game, &late), Some(minimax(&game, &late)));
+        assert_eq!(table.margin(&game, &late), Some(proved(&game, &late)));
         // Gains beyond a byte's range cannot be stored.
         assert!(MarginTable::build(&game, 200, 1, &mut |_, _| {}).is_err());
     }
