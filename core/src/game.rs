@@ -380,6 +380,16 @@ pub trait Game: Sync {
         None
     }
 
+    /// A hash of everything that decides `state`'s exact value, for exact solving's table of
+    /// proven values ([`crate::solve`]): [`Game::hash`] (the default) together with the
+    /// counters of draw rules that `hash` leaves out so that repeated positions are recognised
+    /// (checkers' plies without a capture or a man's move, draughts' king-move and endgame
+    /// counters). Two states with equal value hashes must have the same value under perfect
+    /// play; `None` leaves the table out.
+    fn value_hash(&self, state: &Self::State) -> Option<u64> {
+        self.hash(state)
+    }
+
     /// Whether `state` is quiet enough to evaluate. Search does not stop at a state that is not
     /// quiet (a capture is pending and must be played): it keeps searching every legal move
     /// there, up to a quiescence depth limit. The default treats every state as quiet.

@@ -238,7 +238,7 @@ where
         if game.num_players() > 2 {
             return Err(SolveError::Players(game.num_players()));
         }
-        let table = (options.table_mib > 0 && game.hash(&game.initial_state()).is_some())
+        let table = (options.table_mib > 0 && game.value_hash(&game.initial_state()).is_some())
             .then(|| ProofTable::with_mib(options.table_mib));
         let histories = vec![Vec::new(); options.threads.max(1)];
         Ok(Solver { game, options, table, histories, nodes: 0 })

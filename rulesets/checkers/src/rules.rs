@@ -586,6 +586,16 @@ impl Game for EnglishCheckers {
         Some(state.key())
     }
 
+    /// The position's key, with the plies without a capture or a man's move where the draw
+    /// rule counts them: the same position nearer that draw may have another value.
+    fn value_hash(&self, state: &CheckersState) -> Option<u64> {
+        let key = state.key();
+        Some(match self.draws.quiet_plies {
+            Some(_) => ply::zobrist::fold_words(key, &[u64::from(state.quiet_plies)]),
+            None => key,
+        })
+    }
+
     #[inline]
     fn is_quiet(&self, state: &CheckersState) -> bool {
         !self.has_capture(state)

@@ -10,7 +10,7 @@ use ply::eval::GameEval;
 use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, MoveList, Notation};
-use ply_checkers::{DrawRules, EnglishCheckers, Rules};
+use ply_checkers::{CheckersState, DrawRules, EnglishCheckers, Rules};
 
 fn binomial(n: u64, k: u64) -> u64 {
     if k > n {
@@ -217,4 +217,25 @@ fn the_search_plays_from_the_tables() {
     }
     assert!(found > 50, "{found}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Exact solving keeps the same pieces apart by the draw counter: a win in three plies with a
+/// fresh counter is a draw one ply before the 80-ply rule, whichever the shared table proved
+/// first.
+#[test]
+fn solving_tells_positions_apart_by_the_draw_counter() {
+    use ply::solve::{Exact, SolveOptions, Solver};
+    let game = EnglishCheckers::default();
+    let fresh = game.parse_state("W:WK1:B5").unwrap();
+    let late = game.parse_state("W:WK1:B5:H79").unwrap();
+    assert_eq!(game.hash(&fresh), game.hash(&late), "repetitions ignore the counter");
+    let options = SolveOptions { table_mib: 1, ..SolveOptions::default() };
+    for order in [[&fresh, &late], [&late, &fresh]] {
+        let mut solver = Solver::new(&game, options.clone()).unwrap();
+        let values: Vec<Exact> =
+            order.iter().map(|s| solver.value(s, &|| false, &mut |_| {}).unwrap()).collect();
+        let expected =
+            |s: &CheckersState| if *s == fresh { Exact::Win(Some(3)) } else { Exact::Draw };
+        assert_eq!(values, order.map(expected));
+    }
 }

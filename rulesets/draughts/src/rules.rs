@@ -393,6 +393,18 @@ impl Game for InternationalDraughts {
         Some(state.key())
     }
 
+    /// The position's key, with the counters of the king-move and endgame rules where they
+    /// are in force: the same position nearer such a draw may have another value.
+    fn value_hash(&self, state: &DraughtsState) -> Option<u64> {
+        let key = state.key();
+        let kings = if self.draw.king_moves.is_some() { state.king_plies } else { 0 };
+        let endgame = if self.draw.endgame_moves.is_some() { state.endgame_plies } else { 0 };
+        Some(match (kings, endgame) {
+            (0, 0) => key,
+            _ => ply::zobrist::fold_words(key, &[u64::from(kings) | u64::from(endgame) << 16]),
+        })
+    }
+
     fn is_quiet(&self, state: &DraughtsState) -> bool {
         !movegen::has_capture(&state.pieces, state.white_to_move)
     }
