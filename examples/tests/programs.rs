@@ -495,6 +495,23 @@ fn an_engine_that_cannot_start_is_an_error_before_the_match() {
     );
 }
 
+/// The arena plays under a game clock (`clock=` in an agent spec): a search that manages its
+/// clock finishes its games without losing on time.
+#[test]
+fn the_arena_plays_under_a_game_clock() {
+    let arena = run(
+        "arena",
+        &["--game", "connect-four", "alphabeta:clock=2s+10ms", "random", "--games", "2"],
+        "",
+    );
+    assert!(arena.success, "{}\n{}", arena.stdout, arena.stderr);
+    assert!(arena.stdout.contains("alphabeta:clock=2s+10ms"), "{}", arena.stdout);
+    assert!(!(arena.stdout + &arena.stderr).contains("on time"), "no flag falls");
+    let both =
+        run("arena", &["--game", "connect-four", "alphabeta:time=1s,clock=2m", "random"], "");
+    assert!(!both.success && both.stderr.contains("cannot both be set"), "{}", both.stderr);
+}
+
 /// A game between engines stops as soon as its output goes away (`english_checkers </dev/null |
 /// head -3`), not after playing to the end: at a second a move the whole game would take
 /// minutes.

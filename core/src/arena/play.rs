@@ -1,7 +1,7 @@
 //! Playing one game between agents, and seeded random openings.
 
 use std::ops::ControlFlow;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -9,20 +9,40 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Game, MoveList, Outcome, Player};
 use crate::record::Record;
-use crate::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
+use crate::search::{
+    Agent, Budget, Clock, Position, SearchError, SearchReport, TimeControl, Value,
+};
 
-/// An agent in a seat, with the budget it gets for every move.
+/// An agent in a seat, with the budget it gets for every move and, under a time control, its
+/// game clock.
 pub struct Seat<G: Game> {
     /// The player.
     pub agent: Box<dyn Agent<G> + Send>,
     /// What it may spend per move.
     pub budget: Budget,
+    /// The game clock it plays under: each move's budget gets the clock as it stands (and the
+    /// moment it runs out as the deadline) in place of a time per move, and a seat whose
+    /// clock runs out loses the game on time.
+    pub clock: Option<TimeControl>,
 }
 
 impl<G: Game> Seat<G> {
     /// A seat for `agent` with `budget` per move.
     pub fn new(agent: Box<dyn Agent<G> + Send>, budget: Budget) -> Self {
-        Seat { agent, budget }
+        Seat { agent, budget, clock: None }
+    }
+
+    /// This seat playing under the game clock `control` (`None`: no clock).
+    pub fn with_clock(mut self, control: Option<TimeControl>) -> Self {
+        self.clock = control;
+        self
+    }
+
+    /// The budget of a move for a seat whose clock shows `clock`.
+    fn budget_on(&self, clock: Option<Clock>) -> Budget {
+        let Some(clock) = clock else { return self.budget.clone() };
+        let deadline = Instant::now().checked_add(clock.remaining);
+        Budget { time: None, clock: Some(clock), deadline, ..self.budget.clone() }
     }
 }
 
@@ -62,7 +82,7 @@ pub struct PlayedGame<M> {
     /// True if the game was stopped at the ply cap and scored as a draw.
     pub adjudicated: bool,
     /// Set when a seat lost by forfeit: its external engine failed (crashed, hung, broke the
-    /// protocol) or its agent answered an illegal move.
+    /// protocol), its agent answered an illegal move or its clock ran out.
     pub forfeit: Option<Forfeit>,
 }
 
@@ -141,9 +161,10 @@ pub struct MovePlayed<'a, G: Game> {
 /// the one game loop of every program that lets agents play. `on_move` returns
 /// [`ControlFlow::Break`] to end the game there (a program whose output was closed).
 ///
-/// A seat whose external engine fails ([`SearchError::Engine`]) or whose agent answers an
-/// illegal move loses the game by forfeit, recorded in [`PlayedGame::forfeit`]; the caller
-/// goes on with its next game.
+/// A seat whose external engine fails ([`SearchError::Engine`]), whose agent answers an
+/// illegal move or whose clock runs out ([`Seat::clock`]; the time is the wall time from
+/// asking to the answer) loses the game by forfeit, recorded in [`PlayedGame::forfeit`]; the
+/// caller goes on with its next game.
 ///
 /// # Errors
 /// If an agent cannot play this game or budget at all ([`SearchError::Unsupported`],
@@ -167,6 +188,8 @@ pub fn play_game_with<G: Game>(
     let mut stats = vec![SeatStats::default(); seats.len()];
     let mut adjudicated = false;
     let mut forfeit: Option<Forfeit> = None;
+    let mut clocks: Vec<Option<Clock>> =
+        seats.iter().map(|seat| seat.clock.map(|c| c.start())).collect();
     while record.outcome().is_none() {
         if record.moves().len() >= max_plies {
             adjudicated = true;
@@ -174,7 +197,9 @@ pub fn play_game_with<G: Game>(
         }
         let s = game.to_move(record.state()).index();
         let position = Position::with_history(record.state(), record.hashes());
-        let report = match seats[s].agent.choose(game, position, &seats[s].budget) {
+        let budget = seats[s].budget_on(clocks[s]);
+        let asked = Instant::now();
+        let report = match seats[s].agent.choose(game, position, &budget) {
             Ok(r) => r,
             Err(e @ SearchError::Engine { .. }) => {
                 forfeit = Some(Forfeit { seat: s, reason: e.to_string() });
@@ -182,6 +207,18 @@ pub fn play_game_with<G: Game>(
             }
             Err(source) => return Err(ArenaError::Search { seat: s, source }),
         };
+        if let (Some(clock), Some(control)) = (clocks[s].as_mut(), seats[s].clock.as_ref()) {
+            let (left, took) = (clock.remaining, asked.elapsed());
+            if !clock.spend(control, took) {
+                let reason = format!(
+                    "lost on time: the move took {:.3} s with {:.3} s left",
+                    took.as_secs_f64(),
+                    left.as_secs_f64()
+                );
+                forfeit = Some(Forfeit { seat: s, reason });
+                break;
+            }
+        }
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
         stats[s].max_time = stats[s].max_time.max(report.elapsed);
@@ -272,5 +309,103 @@ mod tests {
         assert!(searched > 0);
         assert_eq!(st.depth, 3 * u64::from(searched));
         assert_eq!(played.seats[1].depth, 0);
+    }
+
+    /// The clock and time per move of every budget an agent got.
+    type Budgets = std::sync::Arc<std::sync::Mutex<Vec<(Option<Clock>, Option<Duration>)>>>;
+
+    /// Plays the first legal move after `delay`, keeping the clock of every budget it gets.
+    struct Slow {
+        delay: Duration,
+        clocks: Budgets,
+    }
+
+    impl Agent<ConnectFour> for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+
+        fn choose(
+            &mut self,
+            game: &ConnectFour,
+            position: Position<'_, <ConnectFour as Game>::State>,
+            budget: &Budget,
+        ) -> Result<SearchReport<u8>, SearchError> {
+            self.clocks.lock().unwrap().push((budget.clock, budget.time));
+            std::thread::sleep(self.delay);
+            let mut moves = MoveList::new();
+            game.generate_moves(position.state, &mut moves);
+            Ok(SearchReport::instant(moves[0], self.delay))
+        }
+    }
+
+    fn slow(delay_ms: u64) -> (Slow, Budgets) {
+        let clocks = std::sync::Arc::default();
+        (
+            Slow { delay: Duration::from_millis(delay_ms), clocks: std::sync::Arc::clone(&clocks) },
+            clocks,
+        )
+    }
+
+    #[test]
+    fn a_clock_that_runs_out_loses_the_game() {
+        let game = ConnectFour::standard();
+        let control = TimeControl {
+            base: Duration::from_millis(200),
+            increment: Duration::ZERO,
+            moves: None,
+        };
+        let (agent, _) = slow(120);
+        let mut seats: Vec<Seat<ConnectFour>> = vec![
+            Seat::new(Box::new(RandomAgent::new(7)), Budget::default()),
+            Seat::new(Box::new(agent), Budget::time(Duration::from_secs(1)))
+                .with_clock(Some(control)),
+        ];
+        let played = play_game(&game, &game.initial_state(), &mut seats, 200).unwrap();
+        let forfeit = played.forfeit.expect("the slow seat runs out of time");
+        assert_eq!(forfeit.seat, 1);
+        assert!(forfeit.reason.starts_with("lost on time"), "{}", forfeit.reason);
+        assert_eq!(played.outcome, Outcome::Winner(Player::new(0)));
+        assert_eq!(
+            (played.moves.len(), played.seats[1].moves),
+            (3, 1),
+            "flagged on its second move"
+        );
+    }
+
+    #[test]
+    fn each_move_gets_the_clock_as_it_stands() {
+        let game = ConnectFour::standard();
+        let control = TimeControl {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+            moves: Some(2),
+        };
+        let (agent, clocks) = slow(5);
+        let mut seats: Vec<Seat<ConnectFour>> = vec![
+            Seat::new(Box::new(agent), Budget::time(Duration::from_secs(1)))
+                .with_clock(Some(control)),
+            Seat::new(Box::new(RandomAgent::new(7)), Budget::default()),
+        ];
+        let played = play_game(&game, &game.initial_state(), &mut seats, 12).unwrap();
+        assert!(played.forfeit.is_none());
+        let clocks = clocks.lock().unwrap();
+        assert_eq!(clocks.len(), played.seats[0].moves as usize);
+        assert!(clocks.len() >= 4, "{} moves", clocks.len());
+        assert!(clocks.iter().all(|(_, time)| time.is_none()), "the clock replaces time per move");
+        let clocks: Vec<Clock> = clocks.iter().map(|(c, _)| c.unwrap()).collect();
+        assert_eq!(clocks[0], control.start());
+        let to_go: Vec<Option<u32>> = clocks.iter().map(|c| c.moves_to_go).collect();
+        let periods: Vec<Option<u32>> = (0..clocks.len()).map(|i| Some(2 - i as u32 % 2)).collect();
+        assert_eq!(to_go, periods);
+        for pair in clocks.windows(2) {
+            let gained = control.increment
+                + if pair[1].moves_to_go == Some(2) { control.base } else { Duration::ZERO };
+            let spent = (pair[0].remaining + gained).checked_sub(pair[1].remaining).unwrap();
+            assert!(
+                spent >= Duration::from_millis(5) && spent < Duration::from_millis(500),
+                "{spent:?}"
+            );
+        }
     }
 }

@@ -63,7 +63,7 @@ pub use progress::{Progress, ProgressInfo};
 
 /// The deepest search any algorithm runs, in plies: a depth limit above it is this one.
 pub const MAX_DEPTH: u32 = 200;
-pub use time::{Clock, Deadline};
+pub use time::{Clock, Deadline, TimeControl};
 
 /// What an agent may spend on one move. Every limit that is set applies; the search stops at
 /// the first one reached.

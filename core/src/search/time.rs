@@ -33,6 +33,65 @@ impl Clock {
     }
 }
 
+/// A game's time control: every player starts with `base` on its clock, gains `increment`
+/// after each of its moves and, with `moves` set, gains `base` again after every `moves` of
+/// its moves (classical controls such as 40 moves in 2 hours). A player whose clock runs out
+/// before it answers loses on time.
+///
+/// ```
+/// use std::time::Duration;
+/// use ply::search::{Clock, TimeControl};
+///
+/// let secs = Duration::from_secs;
+/// let control = TimeControl { base: secs(60), increment: secs(1), moves: Some(2) };
+/// let mut clock = control.start();
+/// assert_eq!(clock, Clock { remaining: secs(60), increment: secs(1), moves_to_go: Some(2) });
+/// assert!(clock.spend(&control, secs(10)));
+/// assert_eq!((clock.remaining, clock.moves_to_go), (secs(51), Some(1)));
+/// assert!(clock.spend(&control, secs(1)));
+/// assert_eq!((clock.remaining, clock.moves_to_go), (secs(111), Some(2))); // a new period
+/// assert!(!clock.spend(&control, secs(112))); // the flag falls
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time on the clock at the start, and added at each new period.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves in a period (`None`: the whole game is one period).
+    pub moves: Option<u32>,
+}
+
+impl TimeControl {
+    /// A player's clock at the start of a game.
+    pub fn start(&self) -> Clock {
+        Clock { remaining: self.base, increment: self.increment, moves_to_go: self.moves }
+    }
+}
+
+impl Clock {
+    /// Charges a move that took `elapsed` under `control`: the time comes off the clock, the
+    /// increment goes on, and a period's last move brings the next period's time. False if
+    /// the clock ran out first (the clock then shows zero).
+    pub fn spend(&mut self, control: &TimeControl, elapsed: Duration) -> bool {
+        let Some(left) = self.remaining.checked_sub(elapsed) else {
+            self.remaining = Duration::ZERO;
+            return false;
+        };
+        self.remaining = left.saturating_add(control.increment);
+        if let Some(moves) = control.moves {
+            match self.moves_to_go {
+                Some(n) if n > 1 => self.moves_to_go = Some(n - 1),
+                _ => {
+                    self.remaining = self.remaining.saturating_add(control.base);
+                    self.moves_to_go = Some(moves.max(1));
+                }
+            }
+        }
+        true
+    }
+}
+
 /// The time limits of one search, measured from its start.
 #[derive(Clone, Copy, Debug)]
 pub struct Deadline {

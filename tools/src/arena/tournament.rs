@@ -382,7 +382,7 @@ fn play_fixture<G: ToolGame>(
             let agent = kit
                 .build(spec, mix64(seed ^ (s as u64 + 1)))
                 .map_err(|e| RunError { unsupported: true, error: ToolError::spec(spec, e) })?;
-            Ok(Seat::new(agent, spec.budget()))
+            Ok(Seat::new(agent, spec.budget()).with_clock(spec.clock))
         })
         .collect::<Result<_, RunError>>()?;
     let played = play_game(game, start, &mut seats, cfg.max_plies).map_err(|e| {

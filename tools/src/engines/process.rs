@@ -49,12 +49,14 @@ pub const SILENCE: Duration = Duration::from_secs(60);
 
 /// The latest moment to wait for an engine's next line during a search begun at `start`: for
 /// a timed search, well past the budget (five times it and 5 s), so only a hung engine times
-/// out; with no time limit (a depth budget), [`SILENCE`] after `now`, and never past ten
+/// out; under a deadline alone (a game clock's), 5 s past it (the engine has lost on time
+/// by then); with no time limit (a depth budget), [`SILENCE`] after `now`, and never past ten
 /// minutes from the start.
 pub fn answer_deadline(budget: &Budget, start: Instant, now: Instant) -> Instant {
-    match budget.time {
-        Some(t) => start + t.saturating_mul(5).saturating_add(Duration::from_secs(5)),
-        None => (start + Duration::from_secs(600)).min(now + SILENCE),
+    match (budget.time, budget.deadline) {
+        (Some(t), _) => start + t.saturating_mul(5).saturating_add(Duration::from_secs(5)),
+        (None, Some(deadline)) => deadline + Duration::from_secs(5),
+        (None, None) => (start + Duration::from_secs(600)).min(now + SILENCE),
     }
 }
 
@@ -257,6 +259,11 @@ mod tests {
         );
         let timed = Budget::time(Duration::from_secs(1));
         assert_eq!(answer_deadline(&timed, start, later), start + Duration::from_secs(10));
+        let clocked = Budget { deadline: Some(start + SILENCE * 3), ..Budget::depth(20) };
+        assert_eq!(
+            answer_deadline(&clocked, start, later),
+            start + SILENCE * 3 + Duration::from_secs(5)
+        );
         // A silent engine past its deadline: the error says so.
         let mut p = EngineProcess::start("sleep 5").unwrap();
         if let Some(past) = start.checked_sub(Duration::from_secs(20)) {

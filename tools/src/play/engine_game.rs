@@ -67,10 +67,11 @@ pub fn play_engines_watched<'g, G: Notation + Sync + 'static>(
     let mut books = Vec::with_capacity(seats.len());
     let mut arena_seats: Vec<ArenaSeat<G>> = build_engines(&specs, seed, kit)?
         .into_iter()
-        .flatten()
-        .map(|engine| {
+        .zip(seats)
+        .filter_map(|(engine, spec)| engine.map(|e| (e, spec)))
+        .map(|(engine, spec)| {
             books.push(engine.book);
-            ArenaSeat::new(engine.agent, engine.budget)
+            ArenaSeat::new(engine.agent, engine.budget).with_clock(spec.clock)
         })
         .collect();
     if let Some(w) = watch {

@@ -29,7 +29,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use ply::search::Budget;
+use ply::search::{Budget, TimeControl};
 
 pub mod protocols;
 
@@ -178,9 +178,14 @@ key_table! {
         help "MCTS iterations per move", default "none";
     /// Time per move.
     time: Duration = "time" "T", read values::time, write values::write_time,
-        expected "a duration such as 100ms, 2s or 1.5s",
+        expected "a duration such as 100ms, 2s or 1.5s (for a game clock: clock=2m+1s)",
         help "time per move, such as 100ms, 2s or 1.5s",
-        default "1s for a search that sets no depth, time, nodes or iters";
+        default "1s for a search that sets no depth, time, nodes, iters or clock";
+    /// The game clock (in the arena; elsewhere each move is allotted as from a full clock).
+    clock: TimeControl = "clock" "TC", read values::clock, write values::write_clock,
+        expected "a game clock: base[+increment] or moves/base[+increment], such as 2m+1s or 40/5m",
+        help "the game clock in arena games: 2m+1s (2 minutes, 1 s added a move), 40/5m (5 minutes every 40 moves)",
+        default "none (time per move)";
     /// Node limit per move.
     nodes: u64 = "nodes" "N", read values::count, write values::display,
         expected "a positive whole number",
@@ -303,7 +308,8 @@ key_table! {
 }
 
 /// The keys every search of the alpha-beta family takes besides its own.
-const SEARCH_KEYS: [&str; 8] = ["depth", "time", "nodes", "tt", "threads", "eval", "book", "seed"];
+const SEARCH_KEYS: [&str; 9] =
+    ["depth", "time", "clock", "nodes", "tt", "threads", "eval", "book", "seed"];
 
 /// The algorithm an [`AgentSpec`] names: one of ply's searches and baselines, or an external
 /// engine through one of the [`PROTOCOLS`].
@@ -410,15 +416,17 @@ impl Algorithm {
                 "reuse", "egdb", "net", "weights",
             ],
             Algorithm::Mcts => &[
-                "iters", "time", "nodes", "c", "threads", "cutoff", "solver", "reuse", "eval",
-                "book", "seed",
+                "iters", "time", "clock", "nodes", "c", "threads", "cutoff", "solver", "reuse",
+                "eval", "book", "seed",
             ],
-            Algorithm::Puct => {
-                &["iters", "time", "nodes", "c", "batch", "threads", "reuse", "net", "book", "seed"]
-            }
-            Algorithm::Gumbel => {
-                &["iters", "time", "nodes", "m", "batch", "threads", "reuse", "net", "book", "seed"]
-            }
+            Algorithm::Puct => &[
+                "iters", "time", "clock", "nodes", "c", "batch", "threads", "reuse", "net", "book",
+                "seed",
+            ],
+            Algorithm::Gumbel => &[
+                "iters", "time", "clock", "nodes", "m", "batch", "threads", "reuse", "net", "book",
+                "seed",
+            ],
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => &[],
             Algorithm::Greedy => &["eval", "book", "seed"],
             Algorithm::Random => &["book", "seed"],
@@ -666,6 +674,12 @@ pub enum SpecError {
         /// The option.
         key: &'static str,
     },
+    /// Both a time per move and a game clock.
+    #[error("{agent}: time= (per move) and clock= (the game clock) cannot both be set")]
+    TimeAndClock {
+        /// The agent's name.
+        agent: &'static str,
+    },
     /// An option the agent cannot do without.
     #[error("{agent}: missing {key}=...; {agent} accepts {accepted}")]
     Missing {
@@ -680,13 +694,16 @@ pub enum SpecError {
 
 impl AgentSpec {
     /// The budget for every move: the limits the spec sets, or [`DEFAULT_TIME`] for a search
-    /// that sets none (depth 1 for greedy and random, which do not search).
+    /// that sets none (depth 1 for greedy and random, which do not search). A game clock
+    /// (`clock=`) goes in as a full clock; the arena replaces it with the clock as it stands
+    /// before each move ([`AgentSpec::clock`], [`ply::arena::Seat::with_clock`]).
     pub fn budget(&self) -> Budget {
         let mut budget = Budget {
             depth: self.depth,
             time: self.time,
             nodes: self.nodes,
             iterations: self.iters,
+            clock: self.clock.map(|c| c.start()),
             ..Budget::default()
         };
         if budget.is_unlimited() {
@@ -756,6 +773,9 @@ impl FromStr for AgentSpec {
                 }
                 return Err(SpecError::Missing { agent, key, accepted });
             }
+        }
+        if spec.time.is_some() && spec.clock.is_some() {
+            return Err(SpecError::TimeAndClock { agent });
         }
         Ok(spec)
     }
@@ -1017,6 +1037,49 @@ mod tests {
         ));
         assert!(matches!(
             "hub:addr=h:1,cmd=x".parse::<AgentSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
+    }
+
+    #[test]
+    fn game_clocks() {
+        let secs = Duration::from_secs;
+        let control = |base, increment, moves| Some(TimeControl { base, increment, moves });
+        for (text, expected, written) in [
+            ("alphabeta:clock=2m+1s", control(secs(120), secs(1), None), "alphabeta:clock=120s+1s"),
+            (
+                "mcts:clock=40/5m",
+                control(secs(300), Duration::ZERO, Some(40)),
+                "mcts:clock=40/300s",
+            ),
+            (
+                "hub:clock=40/90m+500ms,cmd=scan hub",
+                control(secs(5400), Duration::from_millis(500), Some(40)),
+                "hub:clock=40/5400s+500ms,cmd=scan hub",
+            ),
+            (
+                "jsonl:clock=1.5s,cmd=x",
+                control(Duration::from_millis(1500), Duration::ZERO, None),
+                "jsonl:clock=1500ms,cmd=x",
+            ),
+        ] {
+            let s = spec(text);
+            assert_eq!(s.clock, expected, "{text}");
+            assert_eq!(s.to_string(), written);
+            assert_eq!(spec(written).clock, expected, "{written}");
+            let budget = s.budget();
+            assert_eq!((budget.time, budget.clock), (None, expected.map(|c| c.start())), "{text}");
+        }
+        for bad in ["2m+", "0s", "0/2m", "x/2m", "40/", "2m+1", "1001/2m", "+1s"] {
+            let e = format!("alphabeta:clock={bad}").parse::<AgentSpec>().unwrap_err();
+            assert!(matches!(e, SpecError::BadValue { key: "clock", .. }), "{bad}: {e}");
+        }
+        let e = "alphabeta:time=1s,clock=2m+1s".parse::<AgentSpec>().unwrap_err();
+        assert_eq!(e, SpecError::TimeAndClock { agent: "alphabeta" });
+        let e = "alphabeta:time=2m+1s".parse::<AgentSpec>().unwrap_err();
+        assert!(e.to_string().contains("clock=2m+1s"), "{e}");
+        assert!(matches!(
+            "greedy:clock=2m".parse::<AgentSpec>(),
             Err(SpecError::UnknownOption { .. })
         ));
     }

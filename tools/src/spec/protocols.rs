@@ -21,11 +21,11 @@ pub struct Protocol {
 /// `hub:`, `nboard:`, `jsonl:` and `dxp:` of an agent spec.
 pub const PROTOCOLS: [&Protocol; 4] = [&HUB, &NBOARD, &JSONL, &DXP];
 
-/// The Hub protocol as agent specs see it: `hub:[time=T,depth=N,]cmd=COMMAND`.
+/// The Hub protocol as agent specs see it: `hub:[time=T,clock=TC,depth=N,]cmd=COMMAND`.
 pub const HUB: Protocol = Protocol {
     name: "hub",
     summary: "external engine speaking the Hub protocol",
-    keys: &["time", "depth", "book", "seed", "cmd"],
+    keys: &["time", "clock", "depth", "book", "seed", "cmd"],
     required: "cmd",
 };
 
@@ -37,20 +37,20 @@ pub const NBOARD: Protocol = Protocol {
     required: "cmd",
 };
 
-/// The JSON-lines protocol as agent specs see it: `jsonl:[time=T,]cmd=COMMAND`.
+/// The JSON-lines protocol as agent specs see it: `jsonl:[time=T,clock=TC,]cmd=COMMAND`.
 pub const JSONL: Protocol = Protocol {
     name: "jsonl",
     summary: "external engine speaking english_checkers play's JSON lines",
-    keys: &["time", "book", "seed", "cmd"],
+    keys: &["time", "clock", "book", "seed", "cmd"],
     required: "cmd",
 };
 
-/// DamExchange as agent specs see it: `dxp:addr=HOST:PORT[,time=T,cmd=COMMAND]` (the time
-/// sets the game's clock; `cmd` only starts the engine).
+/// DamExchange as agent specs see it: `dxp:addr=HOST:PORT[,time=T,clock=TC,cmd=COMMAND]` (the
+/// time, or the clock's first allotment, sets the game's time; `cmd` only starts the engine).
 pub const DXP: Protocol = Protocol {
     name: "dxp",
     summary: "DamExchange engine listening on HOST:PORT (cmd: a command that starts it first; \
               T sets the game's time)",
-    keys: &["time", "book", "addr", "seed", "cmd"],
+    keys: &["time", "clock", "book", "addr", "seed", "cmd"],
     required: "addr",
 };

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use ply::search::TimeControl;
+
 use super::{BookChoice, EgdbChoice, MAX_THREADS, MAX_TT_MB};
 
 /// Reads a duration such as `100ms`, `2s`, `1.5s`, `250us`, `1m`.
@@ -72,6 +74,32 @@ pub(super) fn boolean(text: &str) -> Option<bool> {
 /// A non-zero duration.
 pub(super) fn time(text: &str) -> Option<Duration> {
     parse_duration(text).ok().filter(|d| !d.is_zero())
+}
+
+/// A game clock, `[MOVES/]BASE[+INCREMENT]`: `2m+1s`, `40/5m`, `40/90m+30s`, `5m`.
+pub(super) fn clock(text: &str) -> Option<TimeControl> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => {
+            (Some(m.trim().parse::<u32>().ok().filter(|&m| (1..=1000).contains(&m))?), rest)
+        }
+        None => (None, text),
+    };
+    let (base, increment) = match rest.split_once('+') {
+        Some((b, i)) => (b, parse_duration(i).ok()?),
+        None => (rest, Duration::ZERO),
+    };
+    let base = parse_duration(base).ok().filter(|b| !b.is_zero())?;
+    Some(TimeControl { base, increment, moves })
+}
+
+/// Writes a game clock as [`clock`] reads it.
+pub(super) fn write_clock(value: &TimeControl) -> String {
+    let moves = value.moves.map(|m| format!("{m}/")).unwrap_or_default();
+    let increment = match value.increment.is_zero() {
+        true => String::new(),
+        false => format!("+{}", format_duration(value.increment)),
+    };
+    format!("{moves}{}{increment}", format_duration(value.base))
 }
 
 /// A positive number of plies.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use ply::search::{Agent, Budget, Position, SearchError, SearchReport, Value};
 use ply::Game;
 
-use super::protocol::{arg, parse_line, HubCodec};
+use super::protocol::{arg, parse_line, HubCodec, Level};
 use crate::engines::process::{recv_answer, EngineProcess, Transport};
 use crate::engines::EngineError;
 
@@ -168,18 +168,21 @@ fn handshake(t: &mut dyn Transport) -> io::Result<(String, HubVersion)> {
     Ok((name, version))
 }
 
-/// The version 2 `level` command for a budget: depth if set, else the time per move.
+/// The version 2 `level` command for a budget: depth if set, else the time per move, else
+/// the game clock as it stands (`level moves=M time=T inc=I`, sent before every search).
 pub(crate) fn level_command(budget: &Budget) -> String {
-    match (budget.depth, budget.time) {
-        (Some(d), _) => format!("level depth={d}"),
-        (None, Some(t)) => format!("level move-time={:.3}", t.as_secs_f64()),
-        (None, None) => "level move-time=1".to_string(),
+    match (budget.depth, budget.time, budget.clock) {
+        (Some(d), _, _) => Level::Depth(d).command(),
+        (None, Some(t), _) => Level::MoveTime(t).command(),
+        (None, None, Some(c)) => Level::Clock(c).command(),
+        (None, None, None) => "level move-time=1".to_string(),
     }
 }
 
-/// The version 1 limit for a budget: `depth N` if set, else `time MS` per move.
+/// The version 1 limit for a budget: `depth N` if set, else `time MS` per move (under a game
+/// clock, the clock's allotment for this move: version 1 has no clock).
 pub(crate) fn level_command_v1(budget: &Budget) -> String {
-    match (budget.depth, budget.time) {
+    match (budget.depth, budget.time.or(budget.clock.map(|c| c.allotment()))) {
         (Some(d), _) => format!("depth {d}"),
         (None, Some(t)) => format!("time {}", t.as_millis().max(1)),
         (None, None) => "time 1000".to_string(),
@@ -484,6 +487,14 @@ mod tests {
             level_command(&Budget::time(Duration::from_millis(250))),
             "level move-time=0.250"
         );
+        let clock = ply::search::Clock {
+            remaining: Duration::from_millis(61_500),
+            increment: Duration::from_secs(1),
+            moves_to_go: Some(12),
+        };
+        assert_eq!(level_command(&Budget::clock(clock)), "level moves=12 time=61.500 inc=1.000");
+        // Version 1 has no clock: the clock's allotment (61.48 s / 12 + 0.75 s) per move.
+        assert_eq!(level_command_v1(&Budget::clock(clock)), "time 5873");
     }
 
     #[test]

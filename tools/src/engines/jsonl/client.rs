@@ -59,7 +59,8 @@ impl<G: Game> JsonlClient<G> {
         let codec = self.codec;
         let (board, color) = (codec.request)(game, state)?;
         let t = self.start()?;
-        let time = budget.time.unwrap_or(DEFAULT_TIME);
+        // Under a game clock, the clock's allotment for this move: the protocol has no clock.
+        let time = budget.time.or(budget.clock.map(|c| c.allotment())).unwrap_or(DEFAULT_TIME);
         let request = serde_json::json!({
             "board": board,
             "color": color.to_string(),
