@@ -22,6 +22,11 @@
 //! losses, the gate's record, whether the trainee was promoted, hours so far). A run that
 //! stops goes on from its last finished generation when started again with the same
 //! directory; the optimiser's moments start afresh then.
+//!
+//! Self-play spreads over machines with `--shard K/N` (a job array): each task plays its part
+//! of the next generation's games with the run's best network and writes
+//! `samples-G-K-of-N.bin`; the next call without `--shard` trains on every shard's file of the
+//! generation instead of playing it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -103,6 +108,12 @@ pub struct ZeroArgs {
     /// Seed of the games, the network's start and the minibatches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play only shard K of N of the next generation's self-play games (game index % N ==
+    /// K - 1) with the run's best network, write them to the run directory and stop; the next
+    /// call without --shard trains on every shard's games. Shards and that call must share
+    /// --seed, --games and, for a new run, --hidden.
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::parse_shard)]
+    pub shard: Option<(usize, usize)>,
 }
 
 impl ZeroArgs {
@@ -535,6 +546,50 @@ fn read_state(dir: &Path) -> RunState {
     RunState { generation: field(0).map_or(0, |g: f64| g as u32), hours: field(9).unwrap_or(0.0) }
 }
 
+/// The file of shard `k` of `n` of a generation's self-play.
+fn shard_file(generation: u32, k: usize, n: usize) -> String {
+    format!("samples-{generation}-{k}-of-{n}.bin")
+}
+
+/// The positions of a generation played in shards (`None` if none was), in shard order.
+///
+/// # Errors
+/// A shard missing, shards of two different splits, or a file that cannot be read.
+fn shard_samples(dir: &Path, generation: u32) -> ToolResult<Option<Vec<ZeroSample>>> {
+    let prefix = format!("samples-{generation}-");
+    let mut shards: Vec<(usize, usize, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| ToolError::file(dir, e))? {
+        let path = entry.map_err(|e| ToolError::file(dir, e))?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let Some(rest) = name.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".bin")) else {
+            continue;
+        };
+        if let Some((k, n)) = rest.split_once("-of-") {
+            if let (Ok(k), Ok(n)) = (k.parse(), n.parse()) {
+                shards.push((k, n, path));
+            }
+        }
+    }
+    let Some(&(_, n, _)) = shards.first() else { return Ok(None) };
+    shards.sort();
+    let ks: Vec<usize> = shards.iter().map(|s| s.0).collect();
+    if shards.iter().any(|s| s.1 != n) || ks != (1..=n).collect::<Vec<_>>() {
+        let found: Vec<String> = shards.iter().map(|(k, n, _)| format!("{k}/{n}")).collect();
+        return Err(ToolError::input(format!(
+            "generation {generation} was played in shards {} in {}: play every shard of one \
+             split (--shard K/N for K = 1..N) before training on them",
+            found.join(", "),
+            dir.display()
+        )));
+    }
+    let mut samples = Vec::new();
+    for (_, _, path) in &shards {
+        samples.extend(read_samples(&crate::files::read_bytes(path, 1 << 34)?)?);
+    }
+    eprintln!("generation {generation}: {} positions from {n} shards", samples.len());
+    Ok(Some(samples))
+}
+
 fn write_file(path: &Path, bytes: &[u8]) -> ToolResult<()> {
     let temporary = path.with_extension("tmp");
     std::fs::write(&temporary, bytes)
@@ -592,6 +647,20 @@ pub(crate) fn run<G: ToolGame>(
     }
     let mut trainee = if trainee_path.exists() { read_net(&trainee_path)? } else { best.clone() };
     let state = read_state(&args.dir);
+    if let Some((k, n)) = args.shard {
+        let generation = state.generation + 1;
+        let model = learned.model(&best).map_err(|e| ToolError::internal(e.to_string()))?;
+        let samples = play_generation(game, &*observation, actions, &model, args, generation)?;
+        let path = args.dir.join(shard_file(generation, k, n));
+        write_file(&path, &write_samples(&samples))?;
+        eprintln!(
+            "generation {generation}, shard {k}/{n}: {} positions in {}; once every shard is \
+             played, run tune zero without --shard to train on them",
+            samples.len(),
+            path.display()
+        );
+        return Ok(());
+    }
     let log_path = args.dir.join("log.csv");
     if !log_path.exists() {
         let header = "generation,games,samples,window,value_loss,policy_loss,gate_wins,gate_draws,gate_losses,hours,promoted\n";
@@ -612,7 +681,10 @@ pub(crate) fn run<G: ToolGame>(
     let started = Instant::now();
     for generation in state.generation + 1..=state.generation + args.generations {
         let model = learned.model(&best).map_err(|e| ToolError::internal(e.to_string()))?;
-        let samples = play_generation(game, &*observation, actions, &model, args, generation)?;
+        let samples = match shard_samples(&args.dir, generation)? {
+            Some(samples) => samples,
+            None => play_generation(game, &*observation, actions, &model, args, generation)?,
+        };
         write_file(&args.dir.join(format!("samples-{generation}.bin")), &write_samples(&samples))?;
         let mut window = Vec::new();
         for g in generation.saturating_sub(args.window.max(1) - 1).max(1)..=generation {
@@ -687,7 +759,9 @@ fn play_generation<G: ToolGame>(
     args: &ZeroArgs,
     generation: u32,
 ) -> ToolResult<Vec<ZeroSample>> {
-    let bar = super::generate::progress_bar(u64::from(args.games));
+    let indices: Vec<u64> =
+        (0..u64::from(args.games)).filter(|&i| crate::shard::in_shard(args.shard, i)).collect();
+    let bar = super::generate::progress_bar(indices.len() as u64);
     let next = AtomicU64::new(0);
     let samples = Mutex::new(Vec::new());
     let failure: Mutex<Option<ToolError>> = Mutex::new(None);
@@ -697,10 +771,9 @@ fn play_generation<G: ToolGame>(
     std::thread::scope(|scope| {
         for _ in 0..args.threads {
             scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= u64::from(args.games)
-                    || failure.lock().unwrap_or_else(|p| p.into_inner()).is_some()
-                {
+                let next_index = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&index) = indices.get(next_index) else { return };
+                if failure.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
                     return;
                 }
                 let seed = mix64(args.seed ^ mix64(u64::from(generation) << 32 | index));
@@ -734,7 +807,7 @@ fn play_generation<G: ToolGame>(
     eprintln!(
         "self-play: {} games, {} positions, {} simulations in {seconds:.1} s ({}/s on {} \
          threads)",
-        args.games,
+        indices.len(),
         count.into_inner(),
         simulations,
         si(simulations as f64 / seconds),
@@ -785,6 +858,50 @@ mod tests {
         let args = ZeroArgs { random_plies: 9, ..base() };
         let error = run(&game, "tictactoe", &learned, &args).unwrap_err().to_string();
         assert!(error.contains("no position to train on"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Shards of a generation's self-play, played apart, are what the next call trains on;
+    /// a split with a shard missing is refused.
+    #[test]
+    fn a_generation_played_in_shards_is_trained_on() {
+        let game = ply::games::TicTacToe;
+        let learned = Learned::new(&game, None);
+        let dir = std::env::temp_dir().join(format!("ply-zero-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let base = |shard| ZeroArgs {
+            generations: 1,
+            games: 5,
+            sims: 4,
+            considered: 4,
+            hidden: 8,
+            window: 1,
+            steps: 1,
+            batch: 1,
+            gate_pairs: 0,
+            threads: 1,
+            shard,
+            ..ZeroArgs::with_dir(dir.clone())
+        };
+        let mut shards = Vec::new();
+        for k in 1..=2 {
+            run(&game, "tictactoe", &learned, &base(Some((k, 2)))).unwrap();
+            let bytes = std::fs::read(dir.join(format!("samples-1-{k}-of-2.bin"))).unwrap();
+            shards.push(read_samples(&bytes).unwrap());
+        }
+        assert!(!dir.join("log.csv").exists(), "a shard trains nothing");
+        // Three games in the first shard (0, 2, 4), two in the second: tic-tac-toe's games
+        // last at least five plies, each searched move a position.
+        assert!(shards[0].len() >= 3 * 3 && shards[1].len() >= 2 * 3, "{}", shards[1].len());
+        run(&game, "tictactoe", &learned, &base(None)).unwrap();
+        let trained = read_samples(&std::fs::read(dir.join("samples-1.bin")).unwrap()).unwrap();
+        assert_eq!(trained, shards.concat());
+        let log = std::fs::read_to_string(dir.join("log.csv")).unwrap();
+        assert_eq!(log.lines().count(), 2, "{log}");
+        // Generation 2: one shard of three is not enough.
+        run(&game, "tictactoe", &learned, &base(Some((2, 3)))).unwrap();
+        let error = run(&game, "tictactoe", &learned, &base(None)).unwrap_err().to_string();
+        assert!(error.contains("shards 2/3") && error.contains("--shard K/N"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
