@@ -119,3 +119,49 @@ where
     });
     failure.map_or(Ok(checked), Err)
 }
+
+/// Checks that exact solving keeps apart states whose values differ though their positions
+/// are the same (a draw rule's counter nearer its limit): `cases` are solved with one shared
+/// table, first in the order given and then in reverse, and each must get its value. A game
+/// whose [`Game::value_hash`] leaves out something that decides the value fails it.
+///
+/// ```
+/// use ply::games::TicTacToe;
+/// use ply::solve::Exact;
+/// use ply::testing::check_value_hash;
+/// use ply::Game;
+///
+/// let game = TicTacToe;
+/// check_value_hash(&game, &[(game.initial_state(), Exact::Draw)]).unwrap();
+/// assert!(check_value_hash(&game, &[(game.initial_state(), Exact::Win(Some(5)))]).is_err());
+/// ```
+///
+/// # Errors
+/// The first state solved to another value, with both values.
+pub fn check_value_hash<G: Game>(
+    game: &G,
+    cases: &[(G::State, crate::solve::Exact)],
+) -> Result<(), CheckFailure> {
+    use crate::solve::{SolveOptions, Solver};
+    let options = SolveOptions { table_mib: 1, ..SolveOptions::default() };
+    for reverse in [false, true] {
+        let mut solver =
+            Solver::new(game, options.clone()).map_err(|e| CheckFailure(e.to_string()))?;
+        let order: Vec<&(G::State, crate::solve::Exact)> = match reverse {
+            false => cases.iter().collect(),
+            true => cases.iter().rev().collect(),
+        };
+        for (state, expected) in order {
+            let value = solver
+                .value(state, &|| false, &mut |_| {})
+                .map_err(|e| CheckFailure(e.to_string()))?;
+            if value != *expected {
+                return Err(CheckFailure(format!(
+                    "{state:?} solved to {value}, expected {expected} (cases solved {})",
+                    if reverse { "in reverse" } else { "in order" }
+                )));
+            }
+        }
+    }
+    Ok(())
+}

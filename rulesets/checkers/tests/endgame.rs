@@ -10,7 +10,7 @@ use ply::eval::GameEval;
 use ply::search::alphabeta::AlphaBeta;
 use ply::search::{Agent, Budget, Position, Value};
 use ply::{Game, MoveList, Notation};
-use ply_checkers::{CheckersState, DrawRules, EnglishCheckers, Rules};
+use ply_checkers::{DrawRules, EnglishCheckers, Rules};
 
 fn binomial(n: u64, k: u64) -> u64 {
     if k > n {
@@ -224,18 +224,11 @@ fn the_search_plays_from_the_tables() {
 /// first.
 #[test]
 fn solving_tells_positions_apart_by_the_draw_counter() {
-    use ply::solve::{Exact, SolveOptions, Solver};
+    use ply::solve::Exact;
     let game = EnglishCheckers::default();
     let fresh = game.parse_state("W:WK1:B5").unwrap();
     let late = game.parse_state("W:WK1:B5:H79").unwrap();
     assert_eq!(game.hash(&fresh), game.hash(&late), "repetitions ignore the counter");
-    let options = SolveOptions { table_mib: 1, ..SolveOptions::default() };
-    for order in [[&fresh, &late], [&late, &fresh]] {
-        let mut solver = Solver::new(&game, options.clone()).unwrap();
-        let values: Vec<Exact> =
-            order.iter().map(|s| solver.value(s, &|| false, &mut |_| {}).unwrap()).collect();
-        let expected =
-            |s: &CheckersState| if *s == fresh { Exact::Win(Some(3)) } else { Exact::Draw };
-        assert_eq!(values, order.map(expected));
-    }
+    ply::testing::check_value_hash(&game, &[(fresh, Exact::Win(Some(3))), (late, Exact::Draw)])
+        .unwrap();
 }

@@ -258,18 +258,11 @@ fn hash_follows_the_position_not_the_path() {
 /// proved first.
 #[test]
 fn solving_tells_positions_apart_by_the_draw_counter() {
-    use ply::solve::{Exact, SolveOptions, Solver};
+    use ply::solve::Exact;
     let game = InternationalDraughts::default();
     let fresh = game.parse_state("W:WK1:B6").unwrap();
     let late = game.parse_state("W:WK1:B6:R49").unwrap();
     assert_eq!(game.hash(&fresh), game.hash(&late), "repetitions ignore the counter");
-    let options = SolveOptions { table_mib: 1, ..SolveOptions::default() };
-    for order in [[&fresh, &late], [&late, &fresh]] {
-        let mut solver = Solver::new(&game, options.clone()).unwrap();
-        let values: Vec<Exact> =
-            order.iter().map(|s| solver.value(s, &|| false, &mut |_| {}).unwrap()).collect();
-        let expected =
-            |s: &DraughtsState| if *s == fresh { Exact::Win(Some(3)) } else { Exact::Draw };
-        assert_eq!(values, order.map(expected));
-    }
+    ply::testing::check_value_hash(&game, &[(fresh, Exact::Win(Some(3))), (late, Exact::Draw)])
+        .unwrap();
 }

@@ -823,12 +823,9 @@ fn play_generation<G: ToolGame>(
 mod tests {
     use super::*;
 
-    #[test]
-    fn bad_options_are_refused_before_anything_is_written() {
-        let game = ply::games::TicTacToe;
-        let learned = Learned::new(&game, None);
-        let dir = std::env::temp_dir().join(format!("ply-zero-options-{}", std::process::id()));
-        let base = || ZeroArgs {
+    /// A run of one generation of one game with the smallest search and network, in `dir`.
+    fn tiny(dir: &Path) -> ZeroArgs {
+        ZeroArgs {
             generations: 1,
             games: 1,
             sims: 4,
@@ -840,8 +837,16 @@ mod tests {
             max_plies: 30,
             gate_pairs: 0,
             threads: 1,
-            ..ZeroArgs::with_dir(dir.clone())
-        };
+            ..ZeroArgs::with_dir(dir.to_path_buf())
+        }
+    }
+
+    #[test]
+    fn bad_options_are_refused_before_anything_is_written() {
+        let game = ply::games::TicTacToe;
+        let learned = Learned::new(&game, None);
+        let dir = std::env::temp_dir().join(format!("ply-zero-options-{}", std::process::id()));
+        let base = || tiny(&dir);
         let bad = [
             ZeroArgs { hidden: 0, ..base() },
             ZeroArgs { hidden: 5000, ..base() },
@@ -869,20 +874,7 @@ mod tests {
         let learned = Learned::new(&game, None);
         let dir = std::env::temp_dir().join(format!("ply-zero-shards-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let base = |shard| ZeroArgs {
-            generations: 1,
-            games: 5,
-            sims: 4,
-            considered: 4,
-            hidden: 8,
-            window: 1,
-            steps: 1,
-            batch: 1,
-            gate_pairs: 0,
-            threads: 1,
-            shard,
-            ..ZeroArgs::with_dir(dir.clone())
-        };
+        let base = |shard| ZeroArgs { games: 5, max_plies: 400, shard, ..tiny(&dir) };
         let mut shards = Vec::new();
         for k in 1..=2 {
             run(&game, "tictactoe", &learned, &base(Some((k, 2)))).unwrap();
