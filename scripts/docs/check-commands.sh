@@ -21,19 +21,20 @@
 # block ends. Nothing is written to the repository.
 #
 # Usage: scripts/docs/check-commands.sh [--timeout S] [--bin DIR] [--skip-missing] [--list]
-#                                       [--match TEXT] [FILE.md ...]
+#                                       [--match TEXT] [--jobs N] [FILE.md ...]
 #   --timeout S      seconds each command may run (default 10, or $DOCS_TIMEOUT)
 #   --bin DIR        where the built examples are (default target/release/examples)
 #   --skip-missing   a program that is not built is SKIP, not FAIL
 #   --list           print the commands and how each would be checked; run nothing
 #   --match TEXT     check only the commands that contain TEXT
+#   --jobs N         check N files at a time (default 1); a file's lines print when it ends
 #   FILE.md          check these files instead of README.md and docs/**/*.md
 #
 # Build the programs first: cargo build --release --examples
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 exec python3 - "$repo" "$0" "$@" <<'PY'
-import argparse, glob, os, re, shlex, shutil, signal, subprocess, sys, tempfile, time, uuid
+import argparse, concurrent.futures, glob, os, re, shlex, shutil, signal, subprocess, sys, tempfile, threading, time, uuid
 
 repo, script = sys.argv[1], sys.argv[2]
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a closed output pipe ends the script quietly
@@ -55,6 +56,7 @@ ap.add_argument("--bin", default=os.path.join(repo, "target", "release", "exampl
 ap.add_argument("--skip-missing", action="store_true")
 ap.add_argument("--list", action="store_true")
 ap.add_argument("--match", default=None)
+ap.add_argument("--jobs", type=int, default=1)
 ap.add_argument("-h", "--help", action="store_true")
 ap.add_argument("files", nargs="*")
 args = ap.parse_args(sys.argv[3:])
@@ -178,13 +180,20 @@ def last_error(text):
 
 
 results = {"PASS": 0, "FAIL": 0, "SKIP": 0, "NOT CHECKED": 0}
+results_lock = threading.Lock()
+local = threading.local()  # .lines: where report() collects a file's lines under --jobs
 root = tempfile.mkdtemp(prefix="ply-docs-")
 
 
 def report(status, where, cmd, detail=""):
-    results[status] += 1
+    with results_lock:
+        results[status] += 1
     tail = f"  ({detail})" if detail else ""
-    print(f"{status:<11}  {where}  {label(cmd)}{tail}", flush=True)
+    line = f"{status:<11}  {where}  {label(cmd)}{tail}"
+    if getattr(local, "lines", None) is not None:
+        local.lines.append(line)
+    else:
+        print(line, flush=True)
 
 
 OUTPUT = re.compile(r"(?:--out[= ]|--svg[= ]|>\s*)([^\s;|&]+)")
@@ -221,116 +230,136 @@ def outcome(proc, err_path, timed_out, elapsed):
     return "FAIL", f"{code}: {reason}" if reason else code
 
 
-try:
-    for path in files:
-        rel = os.path.relpath(path, repo)
-        assigns = {}
-        current_block, workdir, background = None, None, []
-        unfinished = set()  # files of this block whose writers were still running
+def check_file(path):
+    """Checks the commands of one file; report() collects its lines for the caller."""
+    rel = os.path.relpath(path, repo)
+    assigns = {}
+    current_block, workdir, background = None, None, []
+    unfinished = set()  # files of this block whose writers were still running
 
-        def end_block():
-            for proc, where, cmd, err_path, marker, started in background:
-                timed_out = proc.poll() is None
-                status, detail = outcome(proc, err_path, timed_out, time.time() - started)
-                if timed_out:
-                    detail = detail.replace(f"running at {args.timeout:g} s", "running in the background")
-                    stop(proc, marker)
-                report(status, where, cmd, detail)
-            background.clear()
-
-        for number, line, cmd in blocks(path):
-            where = f"{rel}:{line}"
-            if args.match and args.match not in cmd:
-                continue
-            if number != current_block:
-                end_block()
-                unfinished.clear()
-                current_block = number
-                workdir = tempfile.mkdtemp(prefix=f"{number:03d}-", dir=root)
-            m = ASSIGN.match(cmd.strip())
-            if m:
-                assigns[m.group(1)] = m.group(2)
-                continue
-            runs = list(CARGO_RUN.finditer(cmd))
-            rest = CARGO_RUN.sub(" ", cmd)
-            if not runs or OTHER_CARGO.search(rest):
-                if args.list:
-                    print(f"{'NOT CHECKED':<11}  {where}  {label(cmd)}")
-                    results["NOT CHECKED"] += 1
-                else:
-                    report("NOT CHECKED", where, cmd)
-                continue
-            env = dict(os.environ)
-            env.setdefault("SLURM_ARRAY_TASK_ID", "1")
-            env["PLY_EGDB"] = os.path.join(workdir, "egdb")
-            env["NO_COLOR"] = "1"
-            prelude = "".join(f"{k}={v}; " for k, v in assigns.items())
-            # The peers: a $VAR/path that does not exist skips the command.
-            missing = []
-            for pm in PEER.finditer(cmd):
-                value = subprocess.run(["bash", "-c", prelude + f'printf %s "${pm.group(1)}"'],
-                                       env=env, capture_output=True, text=True).stdout
-                if value and not value.startswith(("/", "~")):
-                    continue  # not a directory, such as SLURM_ARRAY_TASK_ID in a file name
-                if not value or not os.path.exists(os.path.expanduser(value + pm.group(2))):
-                    missing.append(f"${pm.group(1)}{pm.group(2)}")
-            names = [r.group(2) for r in runs]
-            absent = [n for n in names if not os.access(os.path.join(bindir, n), os.X_OK)]
-            if args.list:
-                how = "SKIP" if missing else "RUN"
-                print(f"{how:<11}  {where}  {label(cmd)}")
-                continue
-            if missing:
-                report("SKIP", where, cmd, f"needs {', '.join(missing)}")
-                continue
-            if absent:
-                status = "SKIP" if args.skip_missing else "FAIL"
-                report(status, where, cmd,
-                       f"not built: {', '.join(os.path.join(os.path.relpath(bindir, repo), n) for n in absent)}")
-                continue
-            copy_inputs(cmd, workdir)
-            absent_inputs = [f for f in inputs(cmd)
-                             if "*" not in f and not os.path.exists(os.path.join(workdir, f))]
-            if absent_inputs:
-                report("SKIP", where, cmd,
-                       f"needs {absent_inputs[0]}, which no command above finished making")
-                continue
-            shell = CARGO_RUN.sub(lambda r: shlex.quote(os.path.join(bindir, r.group(2))), cmd)
-            bg = shell.rstrip().endswith("&") and not shell.rstrip().endswith("&&")
-            if bg:
-                shell = shell.rstrip()[:-1]
-            marker = "PLY_DOCS_CHECK=" + uuid.uuid4().hex
-            env["PLY_DOCS_CHECK"] = marker.split("=", 1)[1]
-            err_path = os.path.join(workdir, f".stderr-{line}")
-            with open(os.devnull, "rb") as devnull, open(err_path, "wb") as err, \
-                    open(os.path.join(workdir, f".stdout-{line}"), "wb") as out:
-                started = time.time()
-                proc = subprocess.Popen(["bash", "-c", prelude + shell], cwd=workdir, env=env,
-                                        stdin=devnull, stdout=out, stderr=err,
-                                        start_new_session=True)
-                if bg:
-                    background.append((proc, where, cmd, err_path, marker.encode(), started))
-                    time.sleep(1)
-                    continue
-                try:
-                    proc.wait(timeout=args.timeout)
-                    timed_out = False
-                except subprocess.TimeoutExpired:
-                    timed_out = True
-                elapsed = time.time() - started
-                stop(proc, marker.encode())
-            status, detail = outcome(proc, err_path, timed_out, elapsed)
-            if timed_out and status == "PASS":
-                unfinished.update(outputs(cmd))
-            # A command that reads what an earlier one was still writing when cut at the time
-            # limit may find it empty or short, whatever its error says.
-            reads = [f for f in unfinished if f in cmd and f not in outputs(cmd)]
-            waited = [f for f in unfinished if f in detail or (unfinished and "*" in cmd)] + reads
-            if status == "FAIL" and waited:
-                status = "SKIP"
-                detail = f"needs {waited[0]}, which a command above was still writing at the time limit"
+    def end_block():
+        for proc, where, cmd, err_path, marker, started in background:
+            timed_out = proc.poll() is None
+            status, detail = outcome(proc, err_path, timed_out, time.time() - started)
+            if timed_out:
+                detail = detail.replace(f"running at {args.timeout:g} s", "running in the background")
+                stop(proc, marker)
             report(status, where, cmd, detail)
-        end_block()
+        background.clear()
+
+    for number, line, cmd in blocks(path):
+        where = f"{rel}:{line}"
+        if args.match and args.match not in cmd:
+            continue
+        if number != current_block:
+            end_block()
+            unfinished.clear()
+            current_block = number
+            workdir = tempfile.mkdtemp(prefix=f"{number:03d}-", dir=root)
+        m = ASSIGN.match(cmd.strip())
+        if m:
+            assigns[m.group(1)] = m.group(2)
+            continue
+        runs = list(CARGO_RUN.finditer(cmd))
+        rest = CARGO_RUN.sub(" ", cmd)
+        if not runs or OTHER_CARGO.search(rest):
+            if args.list:
+                print(f"{'NOT CHECKED':<11}  {where}  {label(cmd)}")
+                results["NOT CHECKED"] += 1
+            else:
+                report("NOT CHECKED", where, cmd)
+            continue
+        env = dict(os.environ)
+        env.setdefault("SLURM_ARRAY_TASK_ID", "1")
+        env["PLY_EGDB"] = os.path.join(workdir, "egdb")
+        env["NO_COLOR"] = "1"
+        prelude = "".join(f"{k}={v}; " for k, v in assigns.items())
+        # The peers: a $VAR/path that does not exist skips the command.
+        missing = []
+        for pm in PEER.finditer(cmd):
+            value = subprocess.run(["bash", "-c", prelude + f'printf %s "${pm.group(1)}"'],
+                                   env=env, capture_output=True, text=True).stdout
+            if value and not value.startswith(("/", "~")):
+                continue  # not a directory, such as SLURM_ARRAY_TASK_ID in a file name
+            if not value or not os.path.exists(os.path.expanduser(value + pm.group(2))):
+                missing.append(f"${pm.group(1)}{pm.group(2)}")
+        names = [r.group(2) for r in runs]
+        absent = [n for n in names if not os.access(os.path.join(bindir, n), os.X_OK)]
+        if args.list:
+            how = "SKIP" if missing else "RUN"
+            print(f"{how:<11}  {where}  {label(cmd)}")
+            continue
+        if missing:
+            report("SKIP", where, cmd, f"needs {', '.join(missing)}")
+            continue
+        if absent:
+            status = "SKIP" if args.skip_missing else "FAIL"
+            report(status, where, cmd,
+                   f"not built: {', '.join(os.path.join(os.path.relpath(bindir, repo), n) for n in absent)}")
+            continue
+        copy_inputs(cmd, workdir)
+        absent_inputs = [f for f in inputs(cmd)
+                         if "*" not in f and not os.path.exists(os.path.join(workdir, f))]
+        if absent_inputs:
+            report("SKIP", where, cmd,
+                   f"needs {absent_inputs[0]}, which no command above finished making")
+            continue
+        shell = CARGO_RUN.sub(lambda r: shlex.quote(os.path.join(bindir, r.group(2))), cmd)
+        bg = shell.rstrip().endswith("&") and not shell.rstrip().endswith("&&")
+        if bg:
+            shell = shell.rstrip()[:-1]
+        marker = "PLY_DOCS_CHECK=" + uuid.uuid4().hex
+        env["PLY_DOCS_CHECK"] = marker.split("=", 1)[1]
+        err_path = os.path.join(workdir, f".stderr-{line}")
+        with open(os.devnull, "rb") as devnull, open(err_path, "wb") as err, \
+                open(os.path.join(workdir, f".stdout-{line}"), "wb") as out:
+            started = time.time()
+            proc = subprocess.Popen(["bash", "-c", prelude + shell], cwd=workdir, env=env,
+                                    stdin=devnull, stdout=out, stderr=err,
+                                    start_new_session=True)
+            if bg:
+                background.append((proc, where, cmd, err_path, marker.encode(), started))
+                time.sleep(1)
+                continue
+            try:
+                proc.wait(timeout=args.timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            elapsed = time.time() - started
+            stop(proc, marker.encode())
+        status, detail = outcome(proc, err_path, timed_out, elapsed)
+        if timed_out and status == "PASS":
+            unfinished.update(outputs(cmd))
+        # A command that reads what an earlier one was still writing when cut at the time
+        # limit may find it empty or short, whatever its error says.
+        reads = [f for f in unfinished if f in cmd and f not in outputs(cmd)]
+        waited = [f for f in unfinished if f in detail or (unfinished and "*" in cmd)] + reads
+        if status == "FAIL" and waited:
+            status = "SKIP"
+            detail = f"needs {waited[0]}, which a command above was still writing at the time limit"
+        report(status, where, cmd, detail)
+    end_block()
+
+
+try:
+    if args.list or args.jobs <= 1:
+        for path in files:
+            check_file(path)
+    else:
+        # Files run side by side (each block already has its own directory; no two pages
+        # listen on one fixed port); each file's lines print together when it ends.
+        def run_file(path):
+            local.lines = []
+            try:
+                check_file(path)
+            finally:
+                lines, local.lines = local.lines, None
+            return lines
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for lines in pool.map(run_file, files):
+                print("\n".join(lines), flush=True)
 finally:
     shutil.rmtree(root, ignore_errors=True)
 
