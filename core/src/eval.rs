@@ -30,6 +30,7 @@ use crate::game::{Game, Player, Solved, SolverBudget};
 
 mod linear;
 pub mod net;
+mod pairs;
 pub mod planes;
 pub mod pv;
 

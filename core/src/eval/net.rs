@@ -10,8 +10,9 @@
 //! [`Network::to_bytes`]); [`QuantNet`] is the form searches use: every weight an integer,
 //! activations in `0..=256`, 16-bit weights and 32-bit sums in loops of lengths known at
 //! compile time (the first layer padded to 128, 256, 512 or 1024 units), which the compiler
-//! vectorises at full width. [`NetEval`] keeps each thread's last first layer and updates it
-//! by the inputs that changed.
+//! vectorises at full width; the later layers keep their weights in input pairs for
+//! multiply-add instructions (AVX2 where the CPU has it, checked at run time). [`NetEval`]
+//! keeps each thread's last first layer and updates it by the inputs that changed.
 //!
 //! ```
 //! use ply::eval::net::{NetEval, NetInputs, Network};
@@ -56,6 +57,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::pairs::{add_pairs, Pair};
 use super::Evaluator;
 use crate::game::{Game, Player, Score};
 
@@ -461,11 +463,11 @@ pub struct QuantNet {
     /// First layer: one row of `width` weights per input.
     w1: Vec<i16>,
     b1: Vec<i32>,
-    /// Second layer per bucket: [`WIDTH`] rows of `width` weights.
-    w2: Vec<i16>,
+    /// Second layer per bucket, in input pairs ([`pairs::Pair`]): `width / 2` pairs.
+    w2: Vec<Pair>,
     b2: Vec<i32>,
-    /// Third layer per bucket, by columns: [`WIDTH`] inputs of [`WIDTH`] weights.
-    w3: Vec<i16>,
+    /// Third layer per bucket, in input pairs: [`WIDTH`]` / 2` pairs.
+    w3: Vec<Pair>,
     b3: Vec<i32>,
     w4: Vec<i32>,
     b4: Vec<i32>,
@@ -559,9 +561,9 @@ impl QuantNet {
             buckets,
             w1: narrow(FIRST, q(FIRST, &pad(&net.w1), one)?)?,
             b1: q(FIRST, &pad(&net.b1), one)?,
-            w2: narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?,
+            w2: in_pairs(&narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?, width),
             b2: q(SECOND, &net.b2, two)?,
-            w3: narrow(THIRD, q(THIRD, &transposed(&net.w3), one)?)?,
+            w3: in_pairs(&narrow(THIRD, q(THIRD, &net.w3, one)?)?, WIDTH),
             b3: q(THIRD, &net.b3, two)?,
             w4: q(OUTPUT, &net.w4, one)?,
             b4: q(OUTPUT, &net.b4, two)?,
@@ -597,16 +599,18 @@ impl QuantNet {
             over(FIRST, unit, self.b1[unit], column, 1)?;
         }
         let one = i64::from(ONE);
-        for (unit, row) in self.w2.chunks_exact(w).enumerate() {
-            over(SECOND, unit, self.b2[unit], &mut row.iter().map(|&x| i64::from(x)), one)?;
-        }
-        // The third layer is stored by columns: the weights into output `o` of a bucket are
-        // every WIDTH-th of its block.
-        for (bucket, block) in self.w3.chunks_exact(WIDTH * WIDTH).enumerate() {
-            for o in 0..WIDTH {
-                let unit = bucket * WIDTH + o;
-                let weights = &mut block.iter().skip(o).step_by(WIDTH).map(|&x| i64::from(x));
-                over(THIRD, unit, self.b3[unit], weights, one)?;
+        // The later layers are stored in input pairs: the weights into output `o` of a bucket
+        // are at `2o` and `2o + 1` of each of its pairs.
+        for (layer, pairs, per_bucket, bias) in
+            [(SECOND, &self.w2, w / 2, &self.b2), (THIRD, &self.w3, WIDTH / 2, &self.b3)]
+        {
+            for (bucket, block) in pairs.chunks_exact(per_bucket).enumerate() {
+                for o in 0..WIDTH {
+                    let unit = bucket * WIDTH + o;
+                    let weights =
+                        &mut block.iter().flat_map(|p| [p[2 * o], p[2 * o + 1]]).map(i64::from);
+                    over(layer, unit, bias[unit], weights, one)?;
+                }
             }
         }
         for (bucket, row) in self.w4.chunks_exact(WIDTH).enumerate() {
@@ -676,35 +680,25 @@ impl QuantNet {
         let h1: [i16; N] = std::array::from_fn(|j| acc[j].clamp(0, ONE) as i16);
         let bucket = bucket.min(self.buckets - 1);
         let layer = bucket * WIDTH..(bucket + 1) * WIDTH;
-        let mut h2 = [0i16; WIDTH];
-        let rows = &self.w2.as_chunks::<N>().0[layer.clone()];
-        for ((out, row), &b) in h2.iter_mut().zip(rows).zip(&self.b2[layer.clone()]) {
-            *out = ((b + dot16(row, &h1)) >> 8).clamp(0, ONE) as i16;
-        }
-        // The third layer by columns: each of its inputs adds its weights to all 32 sums.
-        let mut h3: [i32; WIDTH] = std::array::from_fn(|o| self.b3[bucket * WIDTH + o]);
-        let columns = &self.w3.as_chunks::<WIDTH>().0[layer.clone()];
-        for (column, &x) in columns.iter().zip(&h2) {
-            for (sum, &w) in h3.iter_mut().zip(column) {
-                *sum += i32::from(w) * i32::from(x);
-            }
-        }
+        let mut s2: [i32; WIDTH] = std::array::from_fn(|o| self.b2[layer.start + o]);
+        add_pairs(&self.w2[bucket * N / 2..(bucket + 1) * N / 2], &h1, &mut s2);
+        let h2: [i16; WIDTH] = std::array::from_fn(|o| (s2[o] >> 8).clamp(0, ONE) as i16);
+        let mut h3: [i32; WIDTH] = std::array::from_fn(|o| self.b3[layer.start + o]);
+        add_pairs(&self.w3[bucket * WIDTH / 2..(bucket + 1) * WIDTH / 2], &h2, &mut h3);
         let w4 = &self.w4[layer];
         self.b4[bucket] + w4.iter().zip(h3).map(|(w, x)| w * ((x >> 8).clamp(0, ONE))).sum::<i32>()
     }
 }
 
-/// The third layer's weights by columns: per bucket, for each of its [`WIDTH`] inputs, the
-/// weights of the [`WIDTH`] outputs.
-fn transposed(w3: &[f32]) -> Vec<f32> {
-    let mut out = w3.to_vec();
-    for (bucket, block) in out.chunks_exact_mut(WIDTH * WIDTH).enumerate() {
-        for (k, w) in block.iter_mut().enumerate() {
-            let (input, output) = (k / WIDTH, k % WIDTH);
-            *w = w3[bucket * WIDTH * WIDTH + output * WIDTH + input];
-        }
-    }
-    out
+/// A later layer's weights, [`WIDTH`] rows of `inputs` per bucket (`inputs` even), in input
+/// pairs ([`Pair`]): per bucket, `inputs / 2` pairs.
+fn in_pairs(rows: &[i16], inputs: usize) -> Vec<Pair> {
+    rows.chunks_exact(WIDTH * inputs)
+        .flat_map(|bucket| {
+            (0..inputs / 2)
+                .map(move |g| std::array::from_fn(|k| bucket[(k / 2) * inputs + 2 * g + k % 2]))
+        })
+        .collect()
 }
 
 /// `acc` as an array of `N` (the padded width the network was built with).
