@@ -57,7 +57,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::pairs::{add_pairs, Pair};
+use super::pairs::{add_pairs, in_pairs};
 use super::Evaluator;
 use crate::game::{Game, Player, Score};
 
@@ -463,11 +463,11 @@ pub struct QuantNet {
     /// First layer: one row of `width` weights per input.
     w1: Vec<i16>,
     b1: Vec<i32>,
-    /// Second layer per bucket, in input pairs ([`pairs::Pair`]): `width / 2` pairs.
-    w2: Vec<Pair>,
+    /// Second layer per bucket, in input pairs ([`in_pairs`]): `WIDTH * width` weights.
+    w2: Vec<i16>,
     b2: Vec<i32>,
-    /// Third layer per bucket, in input pairs: [`WIDTH`]` / 2` pairs.
-    w3: Vec<Pair>,
+    /// Third layer per bucket, in input pairs: `WIDTH * WIDTH` weights.
+    w3: Vec<i16>,
     b3: Vec<i32>,
     w4: Vec<i32>,
     b4: Vec<i32>,
@@ -561,9 +561,9 @@ impl QuantNet {
             buckets,
             w1: narrow(FIRST, q(FIRST, &pad(&net.w1), one)?)?,
             b1: q(FIRST, &pad(&net.b1), one)?,
-            w2: in_pairs(&narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?, width),
+            w2: by_bucket(&narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?, width),
             b2: q(SECOND, &net.b2, two)?,
-            w3: in_pairs(&narrow(THIRD, q(THIRD, &net.w3, one)?)?, WIDTH),
+            w3: by_bucket(&narrow(THIRD, q(THIRD, &net.w3, one)?)?, WIDTH),
             b3: q(THIRD, &net.b3, two)?,
             w4: q(OUTPUT, &net.w4, one)?,
             b4: q(OUTPUT, &net.b4, two)?,
@@ -601,14 +601,16 @@ impl QuantNet {
         let one = i64::from(ONE);
         // The later layers are stored in input pairs: the weights into output `o` of a bucket
         // are at `2o` and `2o + 1` of each of its pairs.
-        for (layer, pairs, per_bucket, bias) in
-            [(SECOND, &self.w2, w / 2, &self.b2), (THIRD, &self.w3, WIDTH / 2, &self.b3)]
+        for (layer, pairs, inputs, bias) in
+            [(SECOND, &self.w2, w, &self.b2), (THIRD, &self.w3, WIDTH, &self.b3)]
         {
-            for (bucket, block) in pairs.chunks_exact(per_bucket).enumerate() {
+            for (bucket, block) in pairs.chunks_exact(WIDTH * inputs).enumerate() {
                 for o in 0..WIDTH {
                     let unit = bucket * WIDTH + o;
-                    let weights =
-                        &mut block.iter().flat_map(|p| [p[2 * o], p[2 * o + 1]]).map(i64::from);
+                    let weights = &mut block
+                        .chunks_exact(2 * WIDTH)
+                        .flat_map(|p| [p[2 * o], p[2 * o + 1]])
+                        .map(i64::from);
                     over(layer, unit, bias[unit], weights, one)?;
                 }
             }
@@ -681,24 +683,20 @@ impl QuantNet {
         let bucket = bucket.min(self.buckets - 1);
         let layer = bucket * WIDTH..(bucket + 1) * WIDTH;
         let mut s2: [i32; WIDTH] = std::array::from_fn(|o| self.b2[layer.start + o]);
-        add_pairs(&self.w2[bucket * N / 2..(bucket + 1) * N / 2], &h1, &mut s2);
+        add_pairs(&self.w2[bucket * WIDTH * N..(bucket + 1) * WIDTH * N], &h1, &mut s2);
         let h2: [i16; WIDTH] = std::array::from_fn(|o| (s2[o] >> 8).clamp(0, ONE) as i16);
         let mut h3: [i32; WIDTH] = std::array::from_fn(|o| self.b3[layer.start + o]);
-        add_pairs(&self.w3[bucket * WIDTH / 2..(bucket + 1) * WIDTH / 2], &h2, &mut h3);
+        let w3 = &self.w3[bucket * WIDTH * WIDTH..(bucket + 1) * WIDTH * WIDTH];
+        add_pairs(w3, &h2, &mut h3);
         let w4 = &self.w4[layer];
         self.b4[bucket] + w4.iter().zip(h3).map(|(w, x)| w * ((x >> 8).clamp(0, ONE))).sum::<i32>()
     }
 }
 
-/// A later layer's weights, [`WIDTH`] rows of `inputs` per bucket (`inputs` even), in input
-/// pairs ([`Pair`]): per bucket, `inputs / 2` pairs.
-fn in_pairs(rows: &[i16], inputs: usize) -> Vec<Pair> {
-    rows.chunks_exact(WIDTH * inputs)
-        .flat_map(|bucket| {
-            (0..inputs / 2)
-                .map(move |g| std::array::from_fn(|k| bucket[(k / 2) * inputs + 2 * g + k % 2]))
-        })
-        .collect()
+/// A later layer's weights, [`WIDTH`] rows of `inputs` per bucket (`inputs` even), each
+/// bucket's in input pairs ([`in_pairs`]).
+fn by_bucket(rows: &[i16], inputs: usize) -> Vec<i16> {
+    rows.chunks_exact(WIDTH * inputs).flat_map(|bucket| in_pairs::<WIDTH>(bucket, inputs)).collect()
 }
 
 /// `acc` as an array of `N` (the padded width the network was built with).

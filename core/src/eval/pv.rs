@@ -48,6 +48,7 @@ use rand_chacha::ChaCha8Rng;
 use super::net::{
     crelu, crelu_grad, dot16, sized_mut, with_width, MAX_HIDDEN, MAX_INPUTS, ONE, WIDTHS,
 };
+use super::pairs::{add_pairs, in_pairs};
 use super::planes::{ActionSpace, Observation, MAX_ACTIONS, MAX_PLAYERS};
 use crate::game::{Game, Notation};
 
@@ -434,6 +435,7 @@ struct QuantPv {
     players: usize,
     w1: Vec<i16>,
     b1: Vec<i32>,
+    /// The second layer in input pairs ([`in_pairs`]): [`PV_WIDTH`] outputs of `width` inputs.
     w2: Vec<i16>,
     b2: Vec<i32>,
     wv: Vec<i16>,
@@ -491,7 +493,7 @@ impl QuantPv {
             players: net.players,
             w1: narrow(FIRST, &pad(&net.w1))?,
             b1: ints(FIRST, &pad(&net.b1), ONE as f32)?,
-            w2: narrow(SECOND, &pad(&net.w2))?,
+            w2: in_pairs::<PV_WIDTH>(&narrow(SECOND, &pad(&net.w2))?, width),
             b2: ints(SECOND, &net.b2, two)?,
             wv: narrow(VALUE, &net.wv)?,
             bv: ints(VALUE, &net.bv, two)?,
@@ -527,7 +529,11 @@ impl QuantPv {
             }
             Ok(())
         };
-        rows(SECOND, &self.w2, w, &self.b2)?;
+        for unit in 0..PV_WIDTH {
+            let pairs = self.w2.chunks_exact(2 * PV_WIDTH);
+            let total = pairs.flat_map(|p| [p[2 * unit], p[2 * unit + 1]]);
+            over(SECOND, unit, self.b2[unit], total.map(|x| i64::from(x).abs() * one).sum())?;
+        }
         rows(VALUE, &self.wv, PV_WIDTH, &self.bv)?;
         rows(POLICY, &self.wp, PV_WIDTH, &self.bp)
     }
@@ -729,16 +735,12 @@ impl<G: Game + Notation> PvModel<G> {
         let n = batch.len();
         batch.h2.clear();
         batch.h2.resize(n * PV_WIDTH, 0);
-        with_width!(net.width, N => {
-            let h1 = batch.h1.as_chunks::<N>().0;
-            let rows = net.w2.as_chunks::<N>().0;
-            // Each row of the second layer once for the whole batch.
-            for (o, (row, &b)) in rows.iter().zip(&net.b2).enumerate() {
-                for (p, x) in h1.iter().enumerate() {
-                    batch.h2[p * PV_WIDTH + o] = ((b + dot16(row, x)) >> 8).clamp(0, ONE) as i16;
-                }
-            }
-        });
+        let b2: &[i32; PV_WIDTH] = net.b2.as_slice().try_into().expect("PV_WIDTH biases");
+        for (x, out) in batch.h1.chunks_exact(net.width).zip(batch.h2.as_chunks_mut().0) {
+            let mut sums = *b2;
+            add_pairs(&net.w2, x, &mut sums);
+            *out = sums.map(|s| (s >> 8).clamp(0, ONE) as i16);
+        }
         let scale = 1.0 / (ONE * ONE) as f32;
         let h2 = batch.h2.as_chunks::<PV_WIDTH>().0;
         let value_rows = net.wv.as_chunks::<PV_WIDTH>().0;
