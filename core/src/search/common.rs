@@ -152,6 +152,11 @@ impl Limits {
         !self.deadline.can_start(self.last_first_move) || self.flagged()
     }
 
+    /// Moves the soft limit to `factor` times a clock's allotment ([`Deadline::scale_soft`]).
+    pub(crate) fn scale_soft(&mut self, factor: f64) {
+        self.deadline.scale_soft(factor);
+    }
+
     /// Marks the start of an iteration.
     pub(crate) fn start_iteration(&mut self) {
         if let Some(cost) = self.first_move.take() {

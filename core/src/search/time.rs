@@ -98,6 +98,9 @@ pub struct Deadline {
     start: Instant,
     soft: Option<Instant>,
     hard: Option<Instant>,
+    /// The clock's allotment when it set the soft limit (no fixed time): the share of the
+    /// game's time that [`Deadline::scale_soft`] scales.
+    allotment: Option<Duration>,
 }
 
 impl Deadline {
@@ -119,6 +122,7 @@ impl Deadline {
         let start = Instant::now();
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
+        let mut allotment = None;
         if let Some(t) = budget.time {
             let t = t.saturating_sub(Self::OVERHEAD);
             hard = Some(t);
@@ -129,6 +133,9 @@ impl Deadline {
             let cap = clock.remaining.saturating_sub(Clock::SAFETY_MARGIN);
             let h = a.saturating_mul(3).min(cap).max(a);
             hard = Some(hard.map_or(h, |x| x.min(h)));
+            if soft.is_none_or(|x| a < x) {
+                allotment = Some(a);
+            }
             soft = Some(soft.map_or(a, |x| x.min(a)));
         }
         let at = |d: Duration| start.checked_add(d.min(Self::LONGEST)).unwrap_or(start);
@@ -139,7 +146,18 @@ impl Deadline {
             hard = Some(hard.map_or(last, |h| h.min(last)));
             soft = Some(soft.map_or(last, |s| s.min(last)));
         }
-        Deadline { start, soft, hard }
+        Deadline { start, soft, hard, allotment }
+    }
+
+    /// Moves the soft limit to `factor` times the clock's allotment (never past the hard
+    /// limit): under a clock, a search whose best move has stayed the same spends less of its
+    /// share of the game's time, one whose best move keeps changing more. No effect without a
+    /// clock, or when a fixed time per move (which is meant to be spent) sets the soft limit.
+    pub fn scale_soft(&mut self, factor: f64) {
+        let Some(a) = self.allotment else { return };
+        let scaled = a.mul_f64(factor.clamp(0.0, 1e6)).min(Self::LONGEST);
+        let at = self.start.checked_add(scaled).unwrap_or(self.start);
+        self.soft = Some(self.hard.map_or(at, |h| at.min(h)));
     }
 
     /// The longest limit kept: longer budgets (`level move-time=1e300`) mean "no practical
@@ -228,6 +246,32 @@ mod tests {
         assert!(d.is_timed() && !d.hard_expired());
         let c = Clock { remaining: huge, increment: huge, moves_to_go: Some(1) };
         assert!(!Deadline::new(&Budget::clock(c)).hard_expired());
+    }
+
+    #[test]
+    fn only_a_clocks_allotment_scales() {
+        let secs = Duration::from_secs;
+        let clock =
+            Clock { remaining: secs(300), increment: Duration::ZERO, moves_to_go: Some(10) };
+        let a = clock.allotment();
+        let mut d = Deadline::new(&Budget::clock(clock));
+        let (start, hard) = (d.start(), d.hard_limit().expect("a hard limit"));
+        assert_eq!(d.soft_limit(), Some(start + a));
+        d.scale_soft(0.5);
+        assert_eq!(d.soft_limit(), Some(start + a / 2));
+        d.scale_soft(1.5);
+        assert_eq!(d.soft_limit(), Some(start + a.mul_f64(1.5)));
+        d.scale_soft(100.0);
+        assert_eq!(d.soft_limit(), Some(hard));
+        // A fixed time per move is spent whole, and a deadline-only search has no allotment.
+        let mut fixed = Deadline::new(&Budget { clock: Some(clock), ..Budget::time(secs(10)) });
+        let soft = fixed.soft_limit();
+        fixed.scale_soft(0.1);
+        assert_eq!(fixed.soft_limit(), soft);
+        let mut deadline = Deadline::new(&Budget::depth(5).with_deadline(start + secs(5)));
+        let soft = deadline.soft_limit();
+        deadline.scale_soft(0.1);
+        assert_eq!(deadline.soft_limit(), soft);
     }
 
     #[test]

@@ -538,6 +538,7 @@ impl AgentSpec {
                     (self.iid, &mut options.iid),
                     (self.ext, &mut options.extensions),
                     (self.threat, &mut options.threats),
+                    (self.adapt, &mut options.adaptive_time),
                 ];
                 for (value, switch) in switches {
                     if let Some(v) = value {

@@ -230,6 +230,11 @@ key_table! {
     futility: f64 = "futility" "M", read values::margin, write values::display,
         expected "a margin from 0 (off) to 1000000, such as 100",
         help "futility pruning 1-2 plies from the horizon, margin M a ply", default "0 (off)";
+    /// Alpha-beta's clock use by the best move's stability ([`AlphaBetaOptions::adaptive_time`](ply::search::alphabeta::AlphaBetaOptions::adaptive_time)).
+    adapt: bool = "adapt" "BOOL", read values::boolean, write values::display,
+        expected "true or false",
+        help "under a clock, less time while the best move stays, more when it changes",
+        default "true";
     /// Exploration constant: UCT's for MCTS, PUCT's for the learned searches.
     c: f64 = "c" "X", read values::non_negative, write values::display,
         expected "a non-negative number such as 1.4",
@@ -413,7 +418,7 @@ impl Algorithm {
         match self {
             Algorithm::AlphaBeta => &[
                 "plain", "endgame", "lmr", "null", "iid", "ext", "threat", "probcut", "futility",
-                "reuse", "egdb", "net", "weights",
+                "reuse", "adapt", "egdb", "net", "weights",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "clock", "nodes", "c", "threads", "cutoff", "solver", "reuse",
@@ -854,6 +859,12 @@ mod tests {
             assert!(matches!(e, Err(SpecError::BadValue { key: "probcut", .. })), "{bad}: {e:?}");
         }
         assert!("mcts:probcut=50".parse::<AgentSpec>().is_err());
+        let s = spec("alphabeta:clock=60s+100ms,adapt=true");
+        assert_eq!(
+            (s.adapt, s.to_string().as_str()),
+            (Some(true), "alphabeta:clock=60s+100ms,adapt=true")
+        );
+        assert!("mcts:adapt=true".parse::<AgentSpec>().is_err());
         let s = spec("alphabeta:futility=80");
         assert_eq!((s.futility, s.to_string().as_str()), (Some(80.0), "alphabeta:futility=80"));
         assert!("alphabeta:futility=-5".parse::<AgentSpec>().is_err());
