@@ -155,7 +155,9 @@ impl Deadline {
     /// clock, or when a fixed time per move (which is meant to be spent) sets the soft limit.
     pub fn scale_soft(&mut self, factor: f64) {
         let Some(a) = self.allotment else { return };
-        let scaled = a.mul_f64(factor.clamp(0.0, 1e6)).min(Self::LONGEST);
+        // A factor that is not a number leaves the allotment as it is, never a panic.
+        let factor = if factor.is_nan() { 1.0 } else { factor.clamp(0.0, 1e6) };
+        let scaled = a.mul_f64(factor).min(Self::LONGEST);
         let at = self.start.checked_add(scaled).unwrap_or(self.start);
         self.soft = Some(self.hard.map_or(at, |h| at.min(h)));
     }
@@ -262,6 +264,10 @@ mod tests {
         d.scale_soft(1.5);
         assert_eq!(d.soft_limit(), Some(start + a.mul_f64(1.5)));
         d.scale_soft(100.0);
+        assert_eq!(d.soft_limit(), Some(hard));
+        d.scale_soft(f64::NAN);
+        assert_eq!(d.soft_limit(), Some(start + a));
+        d.scale_soft(f64::INFINITY);
         assert_eq!(d.soft_limit(), Some(hard));
         // A fixed time per move is spent whole, and a deadline-only search has no allotment.
         let mut fixed = Deadline::new(&Budget { clock: Some(clock), ..Budget::time(secs(10)) });
