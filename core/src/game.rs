@@ -502,6 +502,40 @@ pub trait Game: Sync {
     fn solve_fastest_first(&self) -> bool {
         false
     }
+
+    /// Leaves out of `moves` (the legal moves of `state`, in the game's order) moves that exact
+    /// solving ([`crate::solve`]) need not search, and answers a floor under the value where it
+    /// knows one cheaply. Every move left out must be no better for the player to move, under
+    /// perfect play and counting the plies to the end, than some move kept, and at least one
+    /// move stays; the floor (a value the position is worth at least) holds for the moves
+    /// kept. Connect Four, where the player to move cannot win at once, leaves out the moves
+    /// that let the opponent win at once (a loss in two plies, the quickest) and, where some
+    /// move does not, answers the floor `Solved::Loss(4)`, as Pons' solver does. The default
+    /// keeps every move and knows no floor.
+    fn solve_prune(
+        &self,
+        _state: &Self::State,
+        _moves: &mut MoveList<Self::Move>,
+    ) -> Option<Solved> {
+        None
+    }
+
+    /// How promising the move `mv` from `state` to `child`, played by `player`, looks to exact
+    /// solving's move ordering (with
+    /// [`SolveOptions::order_by_eval`](crate::solve::SolveOptions)): moves are tried highest
+    /// first. The default is the evaluation of `child` for `player`; a game may answer
+    /// something cheaper that finds refutations as well (Connect Four counts `player`'s
+    /// threats, the squares where a disc would complete a line, central columns first, as
+    /// Pons' solver does).
+    fn solve_order(
+        &self,
+        _state: &Self::State,
+        _mv: Self::Move,
+        child: &Self::State,
+        player: Player,
+    ) -> f64 {
+        self.evaluate(child, player).to_f64()
+    }
 }
 
 /// The answer of a game's exact solver ([`Game::solve_endgame`]) for the player to move.

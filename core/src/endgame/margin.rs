@@ -1,5 +1,5 @@
 //! Margin tables: the exact final margin of every position whose *count* (Kalah's seeds in
-//! the houses) is small, for games that end with scores ([`Outcome::Scores`]).
+//! the houses) is small, for games that end with scores ([`Outcome::Scores`](crate::Outcome::Scores)).
 //!
 //! A game takes part by giving a [`MarginIndex`]: a count that no move raises, a perfect
 //! numbering of the positions of each count, and the margin a position has already *banked*

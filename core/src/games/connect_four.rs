@@ -3,7 +3,7 @@
 
 use crate::diagram::{Diagram, Piece, PieceKind};
 use crate::eval::Evaluator;
-use crate::game::{Game, MoveList, Notation, Outcome, Player};
+use crate::game::{Game, MoveList, Notation, Outcome, Player, Solved};
 use crate::picture::{chip, Chip};
 
 /// Connect Four: players take turns dropping a disc into a column; the first to line up
@@ -31,6 +31,10 @@ pub struct ConnectFour {
     connect: usize,
     /// Every line of `connect` squares, for the evaluation.
     windows: Vec<u64>,
+    /// Every square of the board.
+    board: u64,
+    /// The bottom square of every column.
+    bottom: u64,
 }
 
 /// A Connect Four position: a bitboard per player and the height of every column. Square
@@ -76,7 +80,8 @@ impl ConnectFour {
         if !size_ok || !(3..=6).contains(&connect) || connect > cols.max(rows) {
             return Err(ConnectFourError::Size(cols, rows, connect));
         }
-        let mut game = ConnectFour { cols, rows, connect, windows: Vec::new() };
+        let mut game =
+            ConnectFour { cols, rows, connect, windows: Vec::new(), board: 0, bottom: 0 };
         let (k, c, r) = (connect as i32 - 1, cols as i32, rows as i32);
         for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
             for (c0, r0) in (0..c).flat_map(|c0| (0..r).map(move |r0| (c0, r0))) {
@@ -86,6 +91,10 @@ impl ConnectFour {
                     game.windows.push(line.fold(0, |m, b| m | b));
                 }
             }
+        }
+        for c in 0..cols {
+            game.bottom |= game.bit(c, 0);
+            game.board |= (0..rows).fold(0, |m, r| m | game.bit(c, r));
         }
         Ok(game)
     }
@@ -98,13 +107,65 @@ impl ConnectFour {
         (0..2).find(|&p| state.discs[p] & self.bit(col, row) != 0)
     }
 
+    /// The bit steps of the four directions: up a column, along a row and the two diagonals.
+    /// A step off the board from a square on it always lands first on a spare bit or past the
+    /// last column, squares no disc is ever on, so shifts never join squares of two columns.
+    fn directions(&self) -> [usize; 4] {
+        let h = self.rows + 1;
+        [1, h, h + 1, h - 1]
+    }
+
     /// True if `discs` holds `connect` in a line: shift the board along each direction and
     /// keep the squares where a whole line starts.
     fn has_line(&self, discs: u64) -> bool {
-        let h = self.rows + 1;
-        [1, h, h + 1, h - 1]
-            .iter()
-            .any(|&d| (1..self.connect).fold(discs, |m, i| m & discs >> (i * d)) != 0)
+        match self.connect {
+            3 => self.has_line_of::<3>(discs),
+            4 => self.has_line_of::<4>(discs),
+            5 => self.has_line_of::<5>(discs),
+            _ => self.has_line_of::<6>(discs),
+        }
+    }
+
+    /// [`ConnectFour::has_line`] for lines of `K`, a constant so that the shifts unroll.
+    fn has_line_of<const K: usize>(&self, discs: u64) -> bool {
+        self.directions().iter().any(|&d| (1..K).fold(discs, |m, i| m & discs >> (i * d)) != 0)
+    }
+
+    /// The squares that are the lowest empty square of their column (where a drop lands).
+    fn playable(&self, state: &ConnectFourState) -> u64 {
+        // Adding a column's bottom bit to its discs carries up to its first empty square.
+        ((state.discs[0] | state.discs[1]) + self.bottom) & self.board
+    }
+
+    /// The empty squares where a disc of the owner of `discs` would complete a line (its
+    /// threats), for the line length of this game.
+    fn winning_squares(&self, discs: u64, empty: u64) -> u64 {
+        let wins = match self.connect {
+            3 => self.line_ends::<3>(discs),
+            4 => self.line_ends::<4>(discs),
+            5 => self.line_ends::<5>(discs),
+            _ => self.line_ends::<6>(discs),
+        };
+        wins & empty
+    }
+
+    /// The squares that complete a line of `K` with `discs`, empty or not: in each direction,
+    /// a square with `j` discs before it and `K - 1 - j` after it, for some `j`. `K` is a
+    /// constant so that the shifts unroll.
+    fn line_ends<const K: usize>(&self, discs: u64) -> u64 {
+        let mut wins = 0;
+        for d in self.directions() {
+            // before[j]: the squares with j discs in a row just before them; after[j] likewise.
+            let (mut before, mut after) = ([!0u64; K], [!0u64; K]);
+            for j in 1..K {
+                before[j] = before[j - 1] & discs << (j * d);
+                after[j] = after[j - 1] & discs >> (j * d);
+            }
+            for j in 0..K {
+                wins |= before[j] & after[K - 1 - j];
+            }
+        }
+        wins
     }
 
     /// The player who just moved, if that move completed a line.
@@ -157,9 +218,11 @@ impl Game for ConnectFour {
     fn generate_moves(&self, state: &ConnectFourState, moves: &mut MoveList<u8>) {
         moves.clear();
         if self.winner(state).is_none() {
-            moves.extend(
-                (0..self.cols as u8).filter(|&c| (state.heights[c as usize] as usize) < self.rows),
-            );
+            for c in 0..self.cols {
+                if (state.heights[c] as usize) < self.rows {
+                    moves.push(c as u8);
+                }
+            }
         }
     }
 
@@ -186,7 +249,8 @@ impl Game for ConnectFour {
     /// Exact: x's discs plus each column's height as one bit above its discs encode the whole
     /// position in 64 bits, mixed so that the bits spread.
     fn hash(&self, state: &ConnectFourState) -> Option<u64> {
-        let tops = (0..self.cols).fold(0, |k, c| k | self.bit(c, state.heights[c] as usize));
+        // The bit above each column's discs: its bottom bit added to them carries there.
+        let tops = (state.discs[0] | state.discs[1]) + self.bottom;
         Some(crate::zobrist::mix64(state.discs[0] | tops))
     }
 
@@ -200,6 +264,56 @@ impl Game for ConnectFour {
     fn move_key(&self, state: &ConnectFourState, col: u8) -> u32 {
         let height = u32::from(state.heights[usize::from(col)]);
         u32::from(col) * self.rows as u32 + height.min(self.rows as u32 - 1)
+    }
+
+    /// As Pons' solver: unless the player to move can win at once, a drop that lets the
+    /// opponent win at once loses in two plies, the quickest loss there is, so exact solving
+    /// searches only the block of an opponent's threat and the drops that are not under one
+    /// (or a single move when every move loses so); where a move is left that lets the
+    /// opponent no win at once, no loss comes sooner than in four plies.
+    fn solve_prune(&self, state: &ConnectFourState, moves: &mut MoveList<u8>) -> Option<Solved> {
+        let &first = moves.first()?;
+        let me = state.to_move().index();
+        let empty = self.board & !(state.discs[0] | state.discs[1]);
+        let playable = self.playable(state);
+        if self.winning_squares(state.discs[me], empty) & playable != 0 {
+            return None;
+        }
+        let threats = self.winning_squares(state.discs[1 - me], empty);
+        let forced = threats & playable;
+        // The drops that neither leave a threat unanswered nor open one above them.
+        let safe = playable & !(threats >> 1);
+        let keep = match forced.count_ones() {
+            0 => safe,
+            1 => forced,
+            _ => 0,
+        };
+        let floor = (keep & safe != 0).then_some(Solved::Loss(4));
+        if keep != playable {
+            let square =
+                |col: u8| self.bit(usize::from(col), usize::from(state.heights[col as usize]));
+            moves.retain(|col| square(*col) & keep != 0);
+            if moves.is_empty() {
+                moves.push(first);
+            }
+        }
+        floor
+    }
+
+    /// The threats of `player` (empty squares where its disc would complete a line) after the
+    /// move, central columns breaking ties: Pons' solver's move order, cheaper than the
+    /// evaluation, and proofs are as small.
+    fn solve_order(
+        &self,
+        _: &ConnectFourState,
+        col: u8,
+        child: &ConnectFourState,
+        player: Player,
+    ) -> f64 {
+        let empty = self.board & !(child.discs[0] | child.discs[1]);
+        let threats = self.winning_squares(child.discs[player.index()], empty).count_ones();
+        let off_centre = (2 * usize::from(col)).abs_diff(self.cols - 1);
+        f64::from(threats) * 32.0 - off_centre as f64
     }
 }
 
@@ -409,6 +523,88 @@ mod tests {
         assert!(x > 0);
         assert_eq!(x, -game.evaluate(&three, Player(1)));
         assert!(game.evaluate(&play(&game, "414"), Player(0)) > 0);
+    }
+
+    /// Positions along seeded random games on boards of several sizes and line lengths.
+    fn random_positions() -> Vec<(ConnectFour, ConnectFourState)> {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut out = Vec::new();
+        for (c, r, k) in [(7, 6, 4), (4, 4, 3), (5, 4, 4), (9, 5, 5), (8, 7, 6), (6, 9, 4)] {
+            let game = ConnectFour::new(c, r, k).unwrap();
+            for _ in 0..40 {
+                let mut state = game.initial_state();
+                let mut moves = MoveList::new();
+                loop {
+                    out.push((game.clone(), state));
+                    game.generate_moves(&state, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    game.apply(&mut state, moves[(x % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn winning_squares_are_the_drops_that_complete_a_line() {
+        for (game, state) in random_positions() {
+            let empty = game.board & !(state.discs[0] | state.discs[1]);
+            for p in (0..2).filter(|&p| !game.has_line(state.discs[p])) {
+                let expected = (0..game.cols)
+                    .flat_map(|c| (0..game.rows).map(move |r| (c, r)))
+                    .map(|(c, r)| game.bit(c, r))
+                    .filter(|&b| b & empty != 0 && game.has_line(state.discs[p] | b))
+                    .fold(0, |m, b| m | b);
+                assert_eq!(game.winning_squares(state.discs[p], empty), expected);
+            }
+        }
+    }
+
+    /// The moves that exact solving leaves out lose in two plies, when the player to move
+    /// cannot win at once, at least one move stays, and the floor holds.
+    #[test]
+    fn solving_leaves_out_only_moves_that_lose_at_once() {
+        let mut pruned = 0;
+        for (game, state) in random_positions() {
+            let mut moves = MoveList::new();
+            game.generate_moves(&state, &mut moves);
+            let mut kept = moves.clone();
+            let floor = game.solve_prune(&state, &mut kept);
+            assert_eq!(kept.is_empty(), moves.is_empty());
+            assert!(kept.iter().all(|m| moves.contains(m)));
+            let wins_at_once = |s: &ConnectFourState, col: u8| {
+                let mut child = *s;
+                game.apply(&mut child, col);
+                game.winner(&child).is_some()
+            };
+            // The floor: some move kept leaves the opponent no win at once.
+            let leaves_no_win = |col: u8| {
+                let mut child = state;
+                game.apply(&mut child, col);
+                let mut replies = MoveList::new();
+                game.generate_moves(&child, &mut replies);
+                !replies.iter().any(|&m| wins_at_once(&child, m))
+            };
+            if let Some(floor) = floor {
+                assert_eq!(floor, Solved::Loss(4));
+                assert!(kept.iter().any(|&m| leaves_no_win(m)));
+            }
+            for &col in moves.iter().filter(|m| !kept.contains(m)) {
+                pruned += 1;
+                assert!(!moves.iter().any(|&m| wins_at_once(&state, m)));
+                let mut child = state;
+                game.apply(&mut child, col);
+                let mut replies = MoveList::new();
+                game.generate_moves(&child, &mut replies);
+                assert!(replies.iter().any(|&m| wins_at_once(&child, m)), "{col}");
+            }
+        }
+        assert!(pruned > 100, "{pruned}");
     }
 
     #[test]

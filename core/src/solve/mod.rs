@@ -9,14 +9,16 @@
 //!   replaced), shared without locks by every thread;
 //! - enhanced transposition cutoffs (a move whose position the table holds above the window
 //!   cuts without a search), a win at once found before any other move is searched;
-//! - move ordering from the table's best move, the game's evaluation of each move's position
-//!   and a history of cutoffs;
+//! - move ordering from the table's best move, the game's order key of each move
+//!   ([`Game::solve_order`], by default its evaluation) and a history of cutoffs;
+//! - the game's pruning of moves no better than one it keeps, and its floor under the value
+//!   ([`Game::solve_prune`]: Connect Four's threats, as in Pons' solver);
 //! - the game's own exact answers and cheap bounds through [`Game::solve_endgame`] (Kalah's
 //!   store bound and seed table, Othello's last empties, endgame databases);
 //! - parallel proving: every thread proves the same test with its own move order near the
 //!   root (Lazy SMP), and the first to finish answers.
 //!
-//! Values are exact: the final margin for games that end with scores ([`Outcome::Scores`]),
+//! Values are exact: the final margin for games that end with scores ([`Outcome::Scores`](crate::Outcome::Scores)),
 //! else a win, draw or loss with the number of plies to the end under perfect play (the
 //! winner hurrying, the loser holding out). Positions that repeat one on the current line are
 //! scored as draws.
@@ -61,8 +63,8 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Settle only win, draw or loss (the sign of a margin), not the distance or the margin.
     pub weak: bool,
-    /// Order moves by the game's evaluation of the position they lead to (else by history
-    /// alone).
+    /// Order moves by the game's order key ([`Game::solve_order`], by default its evaluation
+    /// of the position they lead to), else by history alone.
     pub order_by_eval: bool,
     /// Try the moves that leave the opponent the fewest replies first, the evaluation
     /// breaking ties; `None` follows the game ([`Game::solve_fastest_first`]).

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{Game, MoveList, Outcome, Player, Score, Solved, SolverBudget};
+use crate::game::{Game, MoveList, Outcome, Player, Solved, SolverBudget};
 
 use super::table::{Entry, ProofTable, NO_MOVE};
 
@@ -79,7 +79,7 @@ pub(crate) struct Prover<'a, G: Game> {
     pub nodes: u64,
     /// Whether the last test was cut short (by `stop` or `done`).
     pub stopped: bool,
-    /// Order moves by the game's evaluation of the position they lead to.
+    /// Order moves by the game's order key ([`Game::solve_order`]).
     pub order_by_eval: bool,
     /// Order moves by the opponent's replies first, fewest first.
     pub fastest_first: bool,
@@ -98,6 +98,7 @@ pub(crate) struct Prover<'a, G: Game> {
 /// A move of a position being proved, with what orders it.
 struct Child<G: Game> {
     state: G::State,
+    mv: G::Move,
     index: u8,
     same: bool,
     key: f64,
@@ -146,6 +147,9 @@ impl<'a, G: Game> Prover<'a, G> {
         self.stopped = false;
         self.path.clear();
         self.cycle = usize::MAX;
+        if let Some(outcome) = self.game.outcome(state) {
+            return Some(final_value(&outcome, self.game.to_move(state)));
+        }
         let v = self.prove(state, alpha, beta, 0);
         (!self.stopped).then_some(v)
     }
@@ -161,15 +165,13 @@ impl<'a, G: Game> Prover<'a, G> {
         self.stopped
     }
 
+    /// Proves `state`, a position where the game goes on, inside `(alpha, beta)`.
     fn prove(&mut self, state: &G::State, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.poll() {
             return 0;
         }
         let game = self.game;
         let me = game.to_move(state);
-        if let Some(outcome) = game.outcome(state) {
-            return final_value(&outcome, me);
-        }
         let hash = if self.repetitions { game.hash(state) } else { None };
         if self.repetitions {
             if let Some(h) = hash {
@@ -209,10 +211,11 @@ impl<'a, G: Game> Prover<'a, G> {
             }
         }
         let start_nodes = self.nodes;
-        let mut children = self.children(state, me, ply);
+        let (mut children, floor) = self.children(state, me, ply);
         // A move that wins at once (the best value there is), or any move that ends the game
-        // as well as the window allows, settles the position.
-        let mut best = -WIN - 1;
+        // as well as the window allows, settles the position; so does the game's floor under
+        // the value, where it is at the window's top.
+        let mut best = floor.map_or(-WIN - 1, solved_value);
         let mut best_index = NO_MOVE;
         for c in &children {
             if let Some(v) = c.terminal {
@@ -235,6 +238,7 @@ impl<'a, G: Game> Prover<'a, G> {
                 return b;
             }
         }
+        a = a.max(best);
         let depth = self.path.len();
         let outer_cycle = std::mem::replace(&mut self.cycle, usize::MAX);
         if let Some(h) = hash {
@@ -262,7 +266,7 @@ impl<'a, G: Game> Prover<'a, G> {
                 best = v;
                 best_index = index;
             } else {
-                self.order(rest, me, ply);
+                self.order(state, rest, me, ply);
                 for c in rest.iter() {
                     let v = match c.terminal {
                         Some(v) => v,
@@ -341,9 +345,15 @@ impl<'a, G: Game> Prover<'a, G> {
         table.store(k, Entry { lower: lower as i16, upper: upper as i16, best, work });
     }
 
-    /// The moves of `state` as children, in the game's order, each with its value where it
-    /// ends the game.
-    fn children(&mut self, state: &G::State, me: Player, ply: usize) -> Vec<Child<G>> {
+    /// The moves of `state` that the game asks to search ([`Game::solve_prune`]) as children,
+    /// in the game's order, each with its value where it ends the game, and the game's floor
+    /// under the value.
+    fn children(
+        &mut self,
+        state: &G::State,
+        me: Player,
+        ply: usize,
+    ) -> (Vec<Child<G>>, Option<Solved>) {
         let game = self.game;
         while self.buffers.len() <= ply {
             self.buffers.push(Vec::new());
@@ -352,6 +362,7 @@ impl<'a, G: Game> Prover<'a, G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         game.generate_moves(state, &mut moves);
+        let floor = game.solve_prune(state, &mut moves);
         let mut children = std::mem::take(&mut self.buffers[ply]);
         children.clear();
         for (i, &mv) in moves.iter().enumerate() {
@@ -364,6 +375,7 @@ impl<'a, G: Game> Prover<'a, G> {
             let history = game.move_key(state, mv) as usize % self.history.len();
             children.push(Child {
                 state: child,
+                mv,
                 index,
                 same,
                 key: 0.0,
@@ -373,13 +385,14 @@ impl<'a, G: Game> Prover<'a, G> {
             });
         }
         self.moves[ply] = moves;
-        children
+        (children, floor)
     }
 
-    /// Puts `children` best first: by the game's evaluation of the position each leads to
-    /// (behind the opponent's replies, fastest-first), then by history; threads after the
+    /// Puts `children` best first: by the game's order key ([`Game::solve_order`], by default
+    /// the evaluation of the position each leads to; behind the opponent's replies,
+    /// fastest-first), then by history; threads after the
     /// first rotate the order near the root so that they prove other moves first.
-    fn order(&self, children: &mut [Child<G>], me: Player, ply: usize) {
+    fn order(&self, state: &G::State, children: &mut [Child<G>], me: Player, ply: usize) {
         for c in children.iter_mut() {
             c.replies = match c.terminal {
                 // A game that ends: first where it is good for the mover, else last.
@@ -393,7 +406,7 @@ impl<'a, G: Game> Prover<'a, G> {
             c.key = if let Some(v) = c.terminal {
                 f64::from(v) * 1e6
             } else if self.order_by_eval {
-                self.game.evaluate(&c.state, me).to_f64()
+                self.game.solve_order(state, c.mv, &c.state, me)
             } else {
                 0.0
             };
