@@ -372,7 +372,7 @@ impl<'a, G: Game> Prover<'a, G> {
             let same = who == me;
             let terminal = game.outcome(&child).map(|o| to_parent(final_value(&o, who), same));
             let index = u8::try_from(i).unwrap_or(NO_MOVE);
-            let history = game.move_key(state, mv) as usize % self.history.len();
+            let history = (game.move_key(state, mv) as usize).min(self.history.len() - 1);
             children.push(Child {
                 state: child,
                 mv,
