@@ -131,6 +131,11 @@ impl ConnectFour {
         self.directions().iter().any(|&d| (1..K).fold(discs, |m, i| m & discs >> (i * d)) != 0)
     }
 
+    /// The empty squares of the board.
+    fn empty(&self, state: &ConnectFourState) -> u64 {
+        self.board & !(state.discs[0] | state.discs[1])
+    }
+
     /// The squares that are the lowest empty square of their column (where a drop lands).
     fn playable(&self, state: &ConnectFourState) -> u64 {
         // Adding a column's bottom bit to its discs carries up to its first empty square.
@@ -274,7 +279,7 @@ impl Game for ConnectFour {
     fn solve_prune(&self, state: &ConnectFourState, moves: &mut MoveList<u8>) -> Option<Solved> {
         let &first = moves.first()?;
         let me = state.to_move().index();
-        let empty = self.board & !(state.discs[0] | state.discs[1]);
+        let empty = self.empty(state);
         let playable = self.playable(state);
         if self.winning_squares(state.discs[me], empty) & playable != 0 {
             return None;
@@ -310,7 +315,7 @@ impl Game for ConnectFour {
         child: &ConnectFourState,
         player: Player,
     ) -> f64 {
-        let empty = self.board & !(child.discs[0] | child.discs[1]);
+        let empty = self.empty(child);
         let threats = self.winning_squares(child.discs[player.index()], empty).count_ones();
         let off_centre = (2 * usize::from(col)).abs_diff(self.cols - 1);
         f64::from(threats) * 32.0 - off_centre as f64
@@ -527,25 +532,12 @@ mod tests {
 
     /// Positions along seeded random games on boards of several sizes and line lengths.
     fn random_positions() -> Vec<(ConnectFour, ConnectFourState)> {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
         let mut out = Vec::new();
         for (c, r, k) in [(7, 6, 4), (4, 4, 3), (5, 4, 4), (9, 5, 5), (8, 7, 6), (6, 9, 4)] {
             let game = ConnectFour::new(c, r, k).unwrap();
-            for _ in 0..40 {
-                let mut state = game.initial_state();
-                let mut moves = MoveList::new();
-                loop {
-                    out.push((game.clone(), state));
-                    game.generate_moves(&state, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    game.apply(&mut state, moves[(x % moves.len() as u64) as usize]);
-                }
-            }
+            crate::testing::visit_random_games(&game, 40, c * r, 7, |s| {
+                out.push((game.clone(), *s));
+            });
         }
         out
     }
@@ -553,7 +545,7 @@ mod tests {
     #[test]
     fn winning_squares_are_the_drops_that_complete_a_line() {
         for (game, state) in random_positions() {
-            let empty = game.board & !(state.discs[0] | state.discs[1]);
+            let empty = game.empty(&state);
             for p in (0..2).filter(|&p| !game.has_line(state.discs[p])) {
                 let expected = (0..game.cols)
                     .flat_map(|c| (0..game.rows).map(move |r| (c, r)))
