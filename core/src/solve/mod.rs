@@ -3,7 +3,9 @@
 //!
 //! The [`Solver`] runs null-window tests (is the value above `t`?) of a fail-soft alpha-beta
 //! proof search and narrows the value between them by bisection, as dedicated solvers do
-//! (Pons' Connect Four solver, MTD(f)-style endgame solvers). Below each test:
+//! (Pons' Connect Four solver, MTD(f)-style endgame solvers); once an answer shows a margin
+//! (a game scored by points), one principal variation search over every value still possible
+//! settles it, as Othello's endgame solvers do. Below each test:
 //!
 //! - a two-tier table of proven bounds (a slot kept for the costliest proof beside one always
 //!   replaced), shared without locks by every thread;
@@ -357,7 +359,8 @@ where
     }
 
     /// The search value of `state` (`None` when the game is over): bisection by null-window
-    /// tests, halving towards a draw.
+    /// tests, halving towards a draw, until an answer shows a margin; then one search with the
+    /// window open over the values still possible.
     fn search_value(
         &mut self,
         state: &G::State,
@@ -399,7 +402,17 @@ where
                 }
             }
             let t = t.clamp(lower, upper - 1);
-            let r = self.test(state, t, t + 1, stop)?;
+            // Once a margin has shown, one search over every value still possible (principal
+            // variation search: the window is open along one line, null elsewhere) settles it:
+            // on Othello's 20-empty positions in 0.87 of the positions bisection visits (a test
+            // a bit of the margin), on Kalah(6,4) in 0.54 of them.
+            let r = if margins {
+                let r = self.test(state, lower - 1, upper + 1, stop)?;
+                (lower, upper) = (r, r);
+                r
+            } else {
+                self.test(state, t, t + 1, stop)?
+            };
             margins |= r != 0 && r.abs() < DECIDED;
             if r <= t {
                 upper = r;

@@ -267,9 +267,20 @@ impl<'a, G: Game> Prover<'a, G> {
                 best_index = index;
             } else {
                 self.order(state, rest, me, ply);
-                for c in rest.iter() {
+                // Principal variation search: after the first move searched, a move is first
+                // tested against the best so far with a null window, and searched again in the
+                // window only where it beats it (null-window tests never search again).
+                for (searched, c) in (first..).zip(rest.iter()) {
                     let v = match c.terminal {
                         Some(v) => v,
+                        None if searched > 0 && b - a > 1 => {
+                            let v = self.child_value(c, a, a + 1, ply);
+                            if v > a && v < b && !self.stopped {
+                                self.child_value(c, v - 1, b, ply)
+                            } else {
+                                v
+                            }
+                        }
                         None => self.child_value(c, a, b, ply),
                     };
                     if self.stopped {

@@ -237,3 +237,30 @@ fn every_null_window_answer_bounds_the_value() {
         }
     }
 }
+
+#[test]
+fn a_wide_window_answers_exactly_inside_it() {
+    // Principal variation search inside the prover: where the value lies inside the window
+    // the answer is the value itself, else a bound on the right side.
+    let game = ConnectFour::new(4, 4, 3).unwrap();
+    let done = AtomicBool::new(false);
+    let stop = || false;
+    for state in random_positions(&game, 200, 5, 11) {
+        if game.outcome(&state).is_some() {
+            continue;
+        }
+        let v = reference(&game, &state);
+        for (lo, hi) in [(-WIN, WIN), (v - 3, v + 3), (v - 1, v + 1), (v, WIN), (-WIN, v)] {
+            let mut prover = Prover::new(&game, None, &done, &stop, 0, Vec::new());
+            let r = prover.test(&state, lo, hi).unwrap();
+            let holds = if r <= lo {
+                v <= r
+            } else if r >= hi {
+                v >= r
+            } else {
+                v == r
+            };
+            assert!(holds, "{state:?}: value {v}, window ({lo}, {hi}) answered {r}");
+        }
+    }
+}

@@ -39,8 +39,9 @@ use crate::movegen::{mobility64, othello_flips, OTHELLO_INTERIOR};
 /// generating moves (ordering by mobility costs more than it saves so near the end).
 pub const PARITY_EMPTIES: u32 = 6;
 
-/// At and above this many empty squares results go to the transposition table.
-pub const TABLE_EMPTIES: u32 = 11;
+/// At and above this many empty squares results go to the transposition table (a 20-empty
+/// proof visits 40.7 M positions with 8, 50.0 M with 11, in 0.93 of the time).
+pub const TABLE_EMPTIES: u32 = 8;
 
 /// Entries of each thread's table (24 bytes each: 6 MiB).
 const TABLE_ENTRIES: usize = 1 << 18;
