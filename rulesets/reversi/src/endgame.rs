@@ -71,6 +71,40 @@ fn slot(p: u64, o: u64) -> usize {
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The squares next to each square (a placement flips something only where one of them
+/// holds an opponent's disc).
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = (sq / 8, sq % 8);
+        let mut dr = -1i32;
+        while dr <= 1 {
+            let mut dc = -1i32;
+            while dc <= 1 {
+                let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+                if (dr != 0 || dc != 0) && nr >= 0 && nr < 8 && nc >= 0 && nc < 8 {
+                    t[sq] |= 1 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The discs `p` would flip on `sq`, with the quick rejection of a square that touches no
+/// disc of `o`.
+#[inline(always)]
+fn flips_near(p: u64, o: u64, sq: u32) -> u64 {
+    if NEIGHBOURS[sq as usize] & o == 0 {
+        return 0;
+    }
+    flips(p, o, sq)
+}
+
 /// The four 4x4 quadrants of the board.
 const QUADRANTS: [u64; 4] =
     [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
@@ -248,7 +282,7 @@ fn shallow(
     let count = by_parity(empty, empty, &mut order);
     let mut best = i32::MIN;
     for &sq in &order[..count] {
-        let f = flips(p, o, sq);
+        let f = flips_near(p, o, sq);
         if f == 0 {
             continue;
         }
@@ -278,7 +312,7 @@ fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, b: &mut SolverB
     let last = 63 - empty.leading_zeros();
     let mut best = i32::MIN;
     for (x, y) in [(first, last), (last, first)] {
-        let f = flips(p, o, x);
+        let f = flips_near(p, o, x);
         if f != 0 {
             b.visit();
             let v = -last_square(o & !f, p | f | 1 << x, y, b);
@@ -305,11 +339,11 @@ fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, b: &mut SolverB
 #[inline]
 fn last_square(p: u64, o: u64, sq: u32, b: &mut SolverBudget<'_>) -> i32 {
     let base = final_margin(p, o);
-    let f = flips(p, o, sq).count_ones() as i32;
+    let f = flips_near(p, o, sq).count_ones() as i32;
     if f > 0 {
         return base + 2 * f + 1;
     }
-    let g = flips(o, p, sq).count_ones() as i32;
+    let g = flips_near(o, p, sq).count_ones() as i32;
     if g > 0 {
         b.visit();
         return base - 2 * g - 1;
@@ -469,6 +503,9 @@ mod tests {
                 if (p | o) >> sq & 1 == 0 {
                     let slow = crate::movegen::flips64(p, o, sq as usize, 8, OTHELLO_INTERIOR);
                     assert_eq!(flips(p, o, sq), slow, "{p:#x} {o:#x} {sq}");
+                    assert_eq!(flips_near(p, o, sq), slow, "{p:#x} {o:#x} {sq}");
+                    let touches = NEIGHBOURS[sq as usize] & o != 0;
+                    assert!(touches || slow == 0, "{p:#x} {o:#x} {sq}");
                 }
             }
         }
