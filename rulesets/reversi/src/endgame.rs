@@ -33,7 +33,7 @@ use std::cell::RefCell;
 use ply::SolverBudget;
 
 use crate::board::ReversiState;
-use crate::movegen::{mobility64, othello_flips, OTHELLO_INTERIOR};
+use crate::movegen::{mobility64, neighbours, othello_flips, OTHELLO_INTERIOR};
 
 /// At and below this many empty squares the empty squares are tried in parity order without
 /// generating moves (ordering by mobility costs more than it saves so near the end).
@@ -77,19 +77,7 @@ const NEIGHBOURS: [u64; 64] = {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        let mut dr = -1i32;
-        while dr <= 1 {
-            let mut dc = -1i32;
-            while dc <= 1 {
-                let (nr, nc) = (r as i32 + dr, c as i32 + dc);
-                if (dr != 0 || dc != 0) && nr >= 0 && nr < 8 && nc >= 0 && nc < 8 {
-                    t[sq] |= 1 << (nr * 8 + nc);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
+        t[sq] = neighbours(1 << sq);
         sq += 1;
     }
     t

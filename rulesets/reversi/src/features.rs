@@ -54,6 +54,7 @@ use ply::eval::{Evaluator, Features, LinearEval};
 use ply::Player;
 
 use crate::board::{bit_test, bits_count, ReversiState};
+use crate::movegen::neighbours;
 use crate::Reversi;
 
 /// The non-pattern features, in index order.
@@ -215,23 +216,6 @@ const IMAGES: [Image; IMAGE_COUNT] = {
 /// The features of [`Learned`]; see the [module docs](self).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OthelloFeatures;
-
-/// The squares next to some square of `x` on the 8x8 board.
-#[inline]
-fn neighbours(x: u64) -> u64 {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let left = x & NOT_A;
-    let right = x & NOT_H;
-    (x << 8)
-        | (x >> 8)
-        | (right << 1)
-        | (right << 9)
-        | (right >> 7)
-        | (left >> 1)
-        | (left >> 9)
-        | (left << 7)
-}
 
 impl OthelloFeatures {
     /// The scalar features of every player alone (the `F(q)` of each).

@@ -63,6 +63,23 @@ const RAYS: [[u64; 8]; 64] = {
     rays
 };
 
+/// The squares next to some square of `x` on the 8x8 board.
+#[inline]
+pub(crate) const fn neighbours(x: u64) -> u64 {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let left = x & NOT_A;
+    let right = x & NOT_H;
+    (x << 8)
+        | (x >> 8)
+        | (right << 1)
+        | (right << 9)
+        | (right >> 7)
+        | (left >> 1)
+        | (left >> 9)
+        | (left << 7)
+}
+
 /// The discs of `o` that a disc of `p` on `sq` flips on the 8x8 board: along each ray, the run of `o` up to the
 /// first square that is not `o`, if that square is `p`'s.
 #[inline(always)]
