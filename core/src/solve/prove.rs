@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{Game, MoveList, Outcome, Player, Solved, SolverBudget};
+use crate::game::{Game, MoveList, Outcome, Player, Score, Solved, SolverBudget};
 
 use super::table::{Entry, ProofTable, NO_MOVE};
 
@@ -67,6 +67,24 @@ fn solved_value(solved: Solved) -> i32 {
         Solved::Loss(d) => (d as i32).min(MAX_PLIES) - WIN,
         Solved::Draw => 0,
     }
+}
+
+/// A table bound of a position that has banked `banked` ([`Game::solve_banked`]), as a
+/// value: the table keeps margins less what is banked, wins, losses and open bounds as they
+/// are.
+fn from_table(bound: i16, banked: i32) -> i32 {
+    let b = i32::from(bound);
+    if b.abs() < DECIDED {
+        b + banked
+    } else {
+        b
+    }
+}
+
+/// A bound `value` of a position that has banked `banked`, as the table keeps it.
+fn to_table(value: i32, banked: i32) -> i16 {
+    let v = if value.abs() < DECIDED { value - banked } else { value };
+    v as i16
 }
 
 /// A proving thread's own state: its counters, history and the positions of its path.
@@ -196,9 +214,10 @@ impl<'a, G: Game> Prover<'a, G> {
         let (mut a, mut b) = (alpha, beta);
         let mut hint = NO_MOVE;
         let key = self.table.and_then(|_| game.value_hash(state));
+        let banked = if key.is_some() { game.solve_banked(state) } else { 0 };
         if let (Some(table), Some(k)) = (self.table, key) {
             if let Some(e) = table.probe(k) {
-                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                let (lower, upper) = (from_table(e.lower, banked), from_table(e.upper, banked));
                 if lower >= b || lower == upper {
                     return lower;
                 }
@@ -227,7 +246,7 @@ impl<'a, G: Game> Prover<'a, G> {
         }
         if best >= b || best == WIN - 1 {
             self.buffers[ply] = std::mem::take(&mut children);
-            self.record(key, best, alpha, beta, best_index, start_nodes);
+            self.record(key, banked, best, alpha, beta, best_index, start_nodes);
             return best;
         }
         // Nothing wins at once: a win takes two plies at least.
@@ -314,7 +333,7 @@ impl<'a, G: Game> Prover<'a, G> {
             return 0;
         }
         if !on_this_line {
-            self.record(key, best, a0, b0, best_index, start_nodes);
+            self.record(key, banked, best, a0, b0, best_index, start_nodes);
         }
         best
     }
@@ -333,16 +352,20 @@ impl<'a, G: Game> Prover<'a, G> {
         let table = self.table?;
         children.iter().filter(|c| c.terminal.is_none()).find_map(|c| {
             let e = self.game.value_hash(&c.state).and_then(|k| table.probe(k))?;
-            let bound = if c.same { i32::from(e.lower) } else { i32::from(e.upper) };
+            let banked = self.game.solve_banked(&c.state);
+            let bound = from_table(if c.same { e.lower } else { e.upper }, banked);
             let v = to_parent(bound, c.same);
             (v >= b).then_some((v, c.index))
         })
     }
 
-    /// Records `value`, searched inside `(alpha, beta)`, in the table.
+    /// Records `value`, searched inside `(alpha, beta)`, in the table, for a position that
+    /// has banked `banked`.
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
         key: Option<u64>,
+        banked: i32,
         value: i32,
         alpha: i32,
         beta: i32,
@@ -353,7 +376,8 @@ impl<'a, G: Game> Prover<'a, G> {
         let lower = if value > alpha { value } else { -WIN - 1 };
         let upper = if value < beta { value } else { WIN + 1 };
         let work = (64 - (self.nodes - start_nodes).leading_zeros()) as u8;
-        table.store(k, Entry { lower: lower as i16, upper: upper as i16, best, work });
+        let (lower, upper) = (to_table(lower, banked), to_table(upper, banked));
+        table.store(k, Entry { lower, upper, best, work });
     }
 
     /// The moves of `state` that the game asks to search ([`Game::solve_prune`]) as children,
@@ -399,11 +423,51 @@ impl<'a, G: Game> Prover<'a, G> {
         (children, floor)
     }
 
+    /// The value of `state` for its player to move by a `depth`-ply alpha-beta search over
+    /// the game's evaluation ([`Game::solve_lookahead`]), for move ordering: finished games
+    /// count their exact value.
+    fn lookahead(&self, state: &G::State, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+        let game = self.game;
+        let me = game.to_move(state);
+        if let Some(o) = game.outcome(state) {
+            return f64::from(final_value(&o, me));
+        }
+        if depth == 0 {
+            return game.evaluate(state, me).to_f64();
+        }
+        let mut moves = MoveList::new();
+        game.generate_moves(state, &mut moves);
+        let mut best = f64::NEG_INFINITY;
+        for &mv in moves.iter() {
+            let mut c = state.clone();
+            game.apply(&mut c, mv);
+            let v = if game.to_move(&c) == me {
+                self.lookahead(&c, depth - 1, alpha, beta)
+            } else {
+                -self.lookahead(&c, depth - 1, -beta, -alpha)
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// Puts `children` best first: by the game's order key ([`Game::solve_order`], by default
     /// the evaluation of the position each leads to; behind the opponent's replies,
     /// fastest-first), then by history; threads after the
     /// first rotate the order near the root so that they prove other moves first.
     fn order(&self, state: &G::State, children: &mut [Child<G>], me: Player, ply: usize) {
+        let lookahead = match self.order_by_eval && children.len() > 1 {
+            true => self.game.solve_lookahead(state, ply),
+            false => 0,
+        };
         for c in children.iter_mut() {
             c.replies = match c.terminal {
                 // A game that ends: first where it is good for the mover, else last.
@@ -416,6 +480,13 @@ impl<'a, G: Game> Prover<'a, G> {
             };
             c.key = if let Some(v) = c.terminal {
                 f64::from(v) * 1e6
+            } else if lookahead > 0 {
+                let v = self.lookahead(&c.state, lookahead, f64::NEG_INFINITY, f64::INFINITY);
+                if c.same {
+                    v
+                } else {
+                    -v
+                }
             } else if self.order_by_eval {
                 self.game.solve_order(state, c.mv, &c.state, me)
             } else {

@@ -76,19 +76,17 @@
 //!   or minus the seeds left in the houses; when that range already falls outside the
 //!   search window `(alpha, beta)` its near end is the fail-soft answer. Positions with at
 //!   most [`DEFAULT_EXACT_SEEDS`] seeds left in the houses ([`Kalah::with_exact_seeds`]
-//!   changes the number or turns the solver off) are searched to the end exactly: fail-soft
-//!   alpha-beta on the *gain* (the final margin minus the store difference), which follows
-//!   the mover across extra turns.
-//! - [`SolverCache`] ([`Kalah::with_cache`]): what that exact search proves, bounds on the
-//!   gain per position of the houses whatever the stores hold, kept across calls and threads.
-//! - [`SeedTable`] ([`Kalah::with_table`]): the exact gain of every position with at most
-//!   `K` seeds in the houses, computed once in memory; `solve_endgame` and the exact search
-//!   answer those positions at once.
-//!
-//! With the three together, alpha-beta in its exact endgame mode solves Kalah(6,4): the
-//! search handles the positions with more than 40 seeds in the houses, Kalah's exact search
-//! the rest (`examples/kalah.rs solve-alphabeta`; a first-player win by 10 under the empty-capture
-//! rule, the published value).
+//!   changes the number or turns the help off) are answered exactly from a seed table built
+//!   on first use.
+//! - [`SeedTable`] ([`Kalah::with_table`]): the exact *gain* (the final margin minus the
+//!   store difference) of every position with at most `K` seeds in the houses, computed once
+//!   in memory or read from files; `solve_endgame` answers those positions at once.
+//! - Exact solving ([`ply::solve`], `kalah solve`): [`ply::Game::solve_banked`] (the store
+//!   difference) and a [`ply::Game::value_hash`] of the houses alone let positions whose
+//!   stores differ share the proof table's entries, and [`ply::Game::solve_lookahead`] orders
+//!   the moves of a proof's first plies by a two-ply search. With the 20-seed table the
+//!   generic prover proves Kalah(6,4): a first-player win by 10 under the empty-capture rule,
+//!   the published value.
 //! - Endgame databases: [`ply::endgame::EndgameIndex`] slices positions by the seeds still
 //!   in the houses (see the `endgame` module), so `egdb build` works for Kalah.
 //!
@@ -108,7 +106,6 @@
 //! South to move
 //! ```
 
-mod cache;
 mod endgame;
 mod error;
 pub mod eval;
@@ -116,7 +113,6 @@ mod notation;
 mod rules;
 pub mod table;
 
-pub use cache::SolverCache;
 pub use error::Error;
 pub use eval::Weighted;
 pub use rules::{Capture, Kalah, KalahState, Move, DEFAULT_EXACT_SEEDS, MAX_PITS, MAX_SEEDS};

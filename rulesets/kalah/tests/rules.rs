@@ -2,6 +2,7 @@
 //! rules, whole laps, the end of the game; and the hash, move keys, evaluation and the
 //! endgame bound.
 
+use ply::solve::{SolveOptions, Solver};
 use ply::{Game, MoveList, Notation, Outcome, Player, Solved, SolverBudget};
 use ply_kalah::{Capture, Kalah, KalahState};
 
@@ -169,15 +170,21 @@ fn the_endgame_bound_answers_fail_soft_outside_the_window() {
     assert_eq!(g.solve_endgame(&s, -20, -8, &mut budget), Some(Solved::Margin(-8)));
     assert_eq!(g.solve_endgame(&s, 16, 30, &mut budget), Some(Solved::Margin(16)));
     assert_eq!(g.solve_endgame(&s, -8, 16, &mut budget), None);
-    // With the exact search for up to 12 seeds: the value, +12, or a bound beyond the
-    // window.
-    let exact = Kalah::standard().with_exact_seeds(Some(12));
-    assert_eq!(exact.solve_endgame(&s, -100, 100, &mut budget), Some(Solved::Margin(12)));
-    let low = exact.solve_endgame(&s, 13, 14, &mut budget).unwrap().margin();
-    assert!(low <= 13, "{low}");
-    let high = exact.solve_endgame(&s, 0, 1, &mut budget).unwrap().margin();
-    assert!(high >= 1, "{high}");
-    // Without any solver: nothing.
+    // With the seed table of up to 8 seeds (the default): the exact value whatever the
+    // window, for a position with 7 seeds in the houses, and nothing inside the bound for
+    // the 12 seeds above.
+    let exact = Kalah::standard();
+    assert_eq!(exact.solve_endgame(&s, -8, 16, &mut budget), None);
+    let t: KalahState = g.parse_state("1,0,0,1,2,0/25/1,0,0,0,1,1/16 s").unwrap();
+    let bare = Kalah::standard().with_exact_seeds(None);
+    let options = SolveOptions { table_mib: 4, ..SolveOptions::default() };
+    let proved = Solver::new(&bare, options).unwrap().value(&t, &|| false, &mut |_| {});
+    let value = proved.unwrap().value();
+    for (alpha, beta) in [(-100, 100), (value, value + 1), (value - 1, value)] {
+        let got = exact.solve_endgame(&t, alpha, beta, &mut budget);
+        assert_eq!(got, Some(Solved::Margin(value)), "({alpha}, {beta})");
+    }
+    // Without any help: nothing.
     let bare = Kalah::standard().with_exact_seeds(None);
     assert_eq!(bare.solve_endgame(&s, -20, -8, &mut budget), None);
 }

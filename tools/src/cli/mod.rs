@@ -308,16 +308,9 @@ pub fn game_options_of(command: clap::Command, info: &GameInfo) -> clap::Command
 /// The terminal program of one game: its play options and game options, then
 /// [`crate::play::run_program`] with the entry's defaults and agent kit.
 pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
-    game_main_with(entry, Vec::new())
-}
-
-/// [`game_main`] whose `--help` also lists `more`, subcommands the program handles itself
-/// before calling it (Kalah's `solve`).
-pub fn game_main_with<G: ToolGame>(entry: &GameEntry<G>, more: Vec<clap::Command>) -> ExitCode {
     end_quietly_on_closed_stdout();
     let info = entry.info();
     let command = GameCli::command().bin_name(info.name.clone()).about(info.summary.clone());
-    let command = more.into_iter().fold(command, |c, sub| c.subcommand(sub));
     let matches = program_command(command, entry).get_matches();
     let cli = GameCli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match &cli.command {
