@@ -8,11 +8,13 @@
 //! settles it, as Othello's endgame solvers do. Below each test:
 //!
 //! - a two-tier table of proven bounds (a slot kept for the costliest proof beside one always
-//!   replaced), shared without locks by every thread;
+//!   replaced), shared without locks by every thread, its margins kept less what the position
+//!   has banked ([`Game::solve_banked`]: Kalah's stores) so that such positions share entries;
 //! - enhanced transposition cutoffs (a move whose position the table holds above the window
 //!   cuts without a search), a win at once found before any other move is searched;
 //! - move ordering from the table's best move, the game's order key of each move
-//!   ([`Game::solve_order`], by default its evaluation) and a history of cutoffs;
+//!   ([`Game::solve_order`], by default its evaluation; near the root, where the game asks, a
+//!   short search over the evaluation, [`Game::solve_lookahead`]) and a history of cutoffs;
 //! - the game's pruning of moves no better than one it keeps, and its floor under the value
 //!   ([`Game::solve_prune`]: Connect Four's threats, as in Pons' solver);
 //! - the game's own exact answers and cheap bounds through [`Game::solve_endgame`] (Kalah's

@@ -437,6 +437,9 @@ impl<'a, G: Game> Prover<'a, G> {
         }
         let mut moves = MoveList::new();
         game.generate_moves(state, &mut moves);
+        if moves.is_empty() {
+            return game.evaluate(state, me).to_f64();
+        }
         let mut best = f64::NEG_INFINITY;
         for &mv in moves.iter() {
             let mut c = state.clone();
@@ -460,8 +463,9 @@ impl<'a, G: Game> Prover<'a, G> {
     }
 
     /// Puts `children` best first: by the game's order key ([`Game::solve_order`], by default
-    /// the evaluation of the position each leads to; behind the opponent's replies,
-    /// fastest-first), then by history; threads after the
+    /// the evaluation of the position each leads to, or where the game asks a short search
+    /// from it, [`Game::solve_lookahead`]; behind the opponent's replies, fastest-first), then
+    /// by history; threads after the
     /// first rotate the order near the root so that they prove other moves first.
     fn order(&self, state: &G::State, children: &mut [Child<G>], me: Player, ply: usize) {
         let lookahead = match self.order_by_eval && children.len() > 1 {
