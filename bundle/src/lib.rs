@@ -263,6 +263,11 @@ pub fn breakthrough() -> GameEntry<Breakthrough> {
     .default_evaluator("net", ply_breakthrough::net::network())
     .features(ply_breakthrough::PawnFeatures)
     .net_inputs(ply_breakthrough::net::PawnNetInputs::new)
+    .learned_network(|game| {
+        // Trained by `tune zero` from the rules alone (docs/learned.md), on the 8x8 board.
+        (game.cols() == 8 && game.rows() == 8)
+            .then_some(&include_bytes!("../nets/breakthrough.pv")[..])
+    })
 }
 
 /// Kalah(m,n), the game with extra turns: `--variant pits=M`, `--variant seeds=N`,
@@ -288,6 +293,12 @@ pub fn kalah() -> GameEntry<Kalah> {
          are house numbers 1..M, positions as 4,4,4,4,4,4/0/4,4,4,4,4,4/0 s",
     )
     .seat_names(&["South", "North"])
+    .learned_network(|game| {
+        // Trained by `tune zero` from the rules alone (docs/learned.md), on Kalah(6,4) with
+        // the empty-house capture.
+        (game.pits() == 6 && game.seeds() == 4 && game.capture() == Capture::Empty)
+            .then_some(&include_bytes!("../nets/kalah.pv")[..])
+    })
     .engines("alphabeta:time=1s", "alphabeta:time=50ms")
     .evaluator("stores", ply_kalah::Weighted::STORES)
     // The store difference alone beat adding the seeds on each side in arena runs

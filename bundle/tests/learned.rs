@@ -94,7 +94,8 @@ fn without_a_network_a_learned_search_names_the_training_command() {
     let entry = registry.get("breakthrough").unwrap();
     for agent in ["puct", "gumbel:m=4"] {
         let spec: AgentSpec = agent.parse().unwrap();
-        let error = entry.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
+        let impasse = registry.get("impasse").unwrap();
+        let error = impasse.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
         assert!(error.contains("tune zero"), "{error}");
     }
     // A network of another game is refused with both descriptions.
@@ -110,19 +111,25 @@ fn without_a_network_a_learned_search_names_the_training_command() {
 }
 
 #[test]
-fn connect_four_ships_a_network_for_its_standard_board() {
+fn connect_four_kalah_and_breakthrough_ship_networks_for_their_standard_rules() {
     let registry = ply_bundle::registry();
-    let entry = registry.get("connect-four").unwrap();
-    let standard = GameOptions::default();
-    let game = entry.load(&standard).unwrap();
-    let state = game.initial_state();
-    for spec in ["puct:iters=64", "gumbel:iters=64,m=4"] {
-        let found = game.search(&state, &spec.parse().unwrap(), 1).unwrap();
-        assert!(game.legal_moves(&state).unwrap().contains(&found.best_move), "{spec}");
+    let size = |s: &str| GameOptions { size: Some(s.into()), ..GameOptions::default() };
+    let pits =
+        GameOptions { variants: vec![("pits".into(), "5".into())], ..GameOptions::default() };
+    for (name, elsewhere) in
+        [("connect-four", size("8x7")), ("kalah", pits), ("breakthrough", size("6x6"))]
+    {
+        let entry = registry.get(name).unwrap();
+        let game = entry.load(&GameOptions::default()).unwrap();
+        let state = game.initial_state();
+        for spec in ["puct:iters=64", "gumbel:iters=64,m=4"] {
+            let found = game.search(&state, &spec.parse().unwrap(), 1).unwrap();
+            assert!(game.legal_moves(&state).unwrap().contains(&found.best_move), "{name} {spec}");
+        }
+        let error = entry.check_spec(&elsewhere, &"gumbel".parse().unwrap()).unwrap_err();
+        let error = error.to_string();
+        assert!(error.contains("ships no trained network for these rules"), "{name}: {error}");
     }
-    let wide = GameOptions { size: Some("8x7".into()), ..GameOptions::default() };
-    let error = entry.check_spec(&wide, &"gumbel".parse().unwrap()).unwrap_err().to_string();
-    assert!(error.contains("ships no trained network for these rules"), "{error}");
 }
 
 /// The share of positions, along random games, whose legal moves all have policy entries of

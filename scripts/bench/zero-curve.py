@@ -6,7 +6,7 @@ of moves that keep Connect Four's exact value, both against training hours.
 usage: zero-curve.py --log RUN/log.csv [--agreement FILE] --out curve.svg [--title TEXT]
 
 --agreement FILE: lines `GENERATION HOURS PERCENT` (one network each, as measured by
-connect_four_oracle); a second panel when given.
+oracle); a second panel when given.
 """
 import argparse
 import math

@@ -9,7 +9,7 @@
 //!
 //! | layer | module | what it holds |
 //! |---|---|---|
-//! | programs | [`cli`] | whole programs over a registry: `perft`, `play`, `egdb`, `tune`, `book`, [`cli::arena`] |
+//! | programs | [`cli`] | whole programs over a registry: `perft`, `play`, `egdb`, `tune`, `book`, [`cli::arena`], [`cli::oracle`] |
 //! | registry | [`registry`] | [`registry::GameEntry`] (a game's registration) and [`registry::Registry`], which joins each game to every tool |
 //! | tools | [`play`] | the terminal play loop over [`play::Session`] (a game in play, one method per command) |
 //! | | [`arena`] | tournaments: schedules, parallel games, JSON lines, resume, shards, Elo, SPRT, SVG |

@@ -1,5 +1,5 @@
 //! The program layer: whole programs over a [`Registry`] (`perft`, `play`, `egdb`, `tune`,
-//! `book`, and the arena in [`arena`]), which parse the command line and dispatch to the
+//! `book`, the arena in [`arena`] and the exact-value judge in [`oracle`]), which parse the command line and dispatch to the
 //! tools through the registry. Nothing below this layer imports it. A program's `main` is
 //! one call:
 //!
@@ -15,6 +15,7 @@
 //! ```
 
 pub mod arena;
+pub mod oracle;
 
 use std::process::ExitCode;
 
