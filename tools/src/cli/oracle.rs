@@ -192,7 +192,11 @@ pub fn run(registry: &Registry, args: &OracleArgs) -> ToolResult<()> {
                 Some(solver) => pons_labels(solver, &openings)?,
                 None => label(&*game, &openings, args.threads, args.memory)?,
             };
-            eprintln!("labelled {} positions in {:.1} s", labels.len(), secs(started.elapsed()));
+            eprintln!(
+                "labelled {} positions in {:.1} s",
+                labels.len(),
+                started.elapsed().as_secs_f64()
+            );
             if let Some(path) = &args.labels {
                 write_labels(path, &labels)?;
             }
@@ -209,14 +213,10 @@ pub fn run(registry: &Registry, args: &OracleArgs) -> ToolResult<()> {
             v.positions,
             100.0 * v.keeps as f64 / n,
             100.0 * v.optimal as f64 / n,
-            secs(v.time) * 1000.0 / n
+            v.time.as_secs_f64() * 1000.0 / n
         );
     }
     Ok(())
-}
-
-fn secs(d: Duration) -> f64 {
-    d.as_secs_f64()
 }
 
 /// Up to `count` distinct unfinished positions from random openings of `plies` moves (a
@@ -416,8 +416,12 @@ pub fn judge(
         for _ in 0..threads.max(1) {
             let (next, verdict, failure) = (&next, &verdict, &failure);
             scope.spawn(move || loop {
+                // Once a search has failed, the others stop taking positions.
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(label) = labels.get(i) else { return };
+                if crate::dynamic::lock(failure).is_some() {
+                    return;
+                }
                 let found =
                     replay(game, &label.opening).and_then(|s| game.search(&s, spec, i as u64 + 1));
                 let found = match found {
