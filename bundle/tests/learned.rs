@@ -1,8 +1,9 @@
 //! Learned search for every game: `tune zero` trains a network and `puct:`/`gumbel:` play
-//! with it on every registered game and on a game written only against the trait (Hex, in
-//! `hex/`); a game without a network gets an error naming the training command; and policy
+//! with it on every registered game and on a game written only against the trait (Hex, the
+//! `hex` example's rules); a game without a network gets an error naming the training command; and policy
 //! entries are told apart among legal moves.
 
+#[path = "../../examples/hex/rules.rs"]
 mod hex;
 
 use std::path::PathBuf;
@@ -42,21 +43,21 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Trains a tiny network for `entry` and plays a move with each learned search over it.
-fn trains_and_plays(entry: &dyn RegisteredGame) {
+/// Trains a tiny network for `entry` with `options` and plays a move with each learned search
+/// over it.
+fn trains_and_plays(entry: &dyn RegisteredGame, options: &GameOptions) {
     let name = entry.info().name.clone();
-    let options = GameOptions::default();
     let dir = scratch(&name);
     let run = TuneCommand::Zero(Box::new(tiny_run(dir.clone())));
-    let game = entry.load(&options).unwrap();
+    let game = entry.load(options).unwrap();
     let state = game.initial_state();
     if game.diagram(&state).unwrap().is_none() {
         // Nothing to derive inputs from: a clear refusal, before any file is written.
-        let error = entry.tune(&options, &run).unwrap_err().to_string();
+        let error = entry.tune(options, &run).unwrap_err().to_string();
         assert!(error.contains("diagram"), "{name}: {error}");
         return;
     }
-    entry.tune(&options, &run).unwrap_or_else(|e| panic!("{name}: tune zero: {e}"));
+    entry.tune(options, &run).unwrap_or_else(|e| panic!("{name}: tune zero: {e}"));
     let net = dir.join("best.pv");
     assert!(net.is_file(), "{name}: no network written");
     let legal = game.legal_moves(&state).unwrap();
@@ -77,15 +78,16 @@ fn trains_and_plays(entry: &dyn RegisteredGame) {
 fn every_registered_game_trains_a_network_and_plays_with_it() {
     let registry = ply_bundle::registry();
     for entry in registry.games() {
-        trains_and_plays(entry);
+        trains_and_plays(entry, &GameOptions::default());
     }
 }
 
 #[test]
 fn a_game_written_only_against_the_trait_learns_too() {
     let mut registry = Registry::default();
-    registry.add(GameEntry::new("hex", "Hex on a 4x4 board", |_| Ok(Hex)));
-    trains_and_plays(registry.get("hex").unwrap());
+    registry.add(hex::entry());
+    let small = GameOptions { size: Some("4".into()), ..GameOptions::default() };
+    trains_and_plays(registry.get("hex").unwrap(), &small);
 }
 
 #[test]
@@ -177,7 +179,7 @@ fn legal_moves_have_policy_entries_of_their_own() {
         ("breakthrough", rate(ply_bundle::breakthrough(), 20)),
         ("kalah", rate(ply_bundle::kalah(), 50)),
         ("reversi", rate(ply_bundle::reversi(), 20)),
-        ("hex", distinct_entries(&Hex, 50)),
+        ("hex", distinct_entries(&Hex::new(7).unwrap(), 50)),
     ];
     for (name, rate) in exact {
         assert_eq!(rate, 1.0, "{name}");

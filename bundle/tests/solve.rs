@@ -1,7 +1,9 @@
 //! `solve` for every game: on every registered game and on a game written only against the
-//! trait (Hex, in `hex/`), positions a few plies from the end of random games are solved
-//! through the erased game and checked against plain minimax over every line.
+//! trait (Hex, the `hex` example's rules), positions a few plies from the end of random games
+//! are solved through the erased game and checked against plain minimax over every line. Hex's
+//! own rules are checked here too (the contract, perft, its distances, the first player's win).
 
+#[path = "../../examples/hex/rules.rs"]
 mod hex;
 
 use std::sync::atomic::AtomicBool;
@@ -12,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use ply::{Outcome, Player};
 use ply_tools::dynamic::{DynGame, State};
-use ply_tools::registry::{GameEntry, GameOptions, Registry};
+use ply_tools::registry::{GameOptions, Registry};
 use ply_tools::solve::{SolveLimits, SolveReport};
 
 /// A value as minimax compares them: the margin (games scored by points), or a win as
@@ -175,8 +177,9 @@ fn every_registered_game_solves_positions_near_the_end() {
 #[test]
 fn a_game_written_only_against_the_trait_solves() {
     let mut registry = Registry::new();
-    registry.add(GameEntry::new("hex", "Hex on a 4x4 board", |_| Ok(hex::Hex)));
-    let game = registry.get("hex").unwrap().load(&GameOptions::default()).unwrap();
+    registry.add(hex::entry());
+    let small = GameOptions { size: Some("4".into()), ..GameOptions::default() };
+    let game = registry.get("hex").unwrap().load(&small).unwrap();
     assert!(check_game(&*game, 9) >= 8);
 }
 
@@ -194,4 +197,73 @@ fn three_players_and_a_stop_are_errors() {
     let stopped = Arc::new(AtomicBool::new(true));
     let error = checkers.solve(&checkers.initial_state(), &SolveLimits::default(), &stopped);
     assert!(error.unwrap_err().to_string().contains("stopped"));
+}
+
+#[test]
+fn hex_keeps_the_contract_and_its_rules() {
+    use hex::Hex;
+    use ply::{Game, Notation, PerftMode};
+    for n in [3, 4, 7, 11] {
+        let game = Hex::new(n).unwrap();
+        ply::testing::assert_conforms(&game, &ply::testing::Config::default());
+        // No one can join their edges in fewer than n stones: every ply up to 2n - 2 is open.
+        let cells = (n * n) as u64;
+        let start = game.initial_state();
+        assert_eq!(
+            ply::perft(&game, &start, 3, PerftMode::MakeAll),
+            cells * (cells - 1) * (cells - 2)
+        );
+        assert_eq!(game.distance(&start, 0), Some(n as u32));
+    }
+    assert!(Hex::new(2).is_err() && Hex::new(12).is_err());
+    let game = Hex::new(4).unwrap();
+    // Black's column a joins top and bottom.
+    let state = game.parse_state("xo../xo../xo../x... o").unwrap();
+    assert_eq!(game.outcome(&state), Some(Outcome::Winner(Player::new(0))));
+    // Black's b1-b3 need b4; White's a2-a4 need three stones to reach column d.
+    let state = game.parse_state(".x../ox../ox../o... x").unwrap();
+    assert_eq!(game.outcome(&state), None);
+    assert_eq!((game.distance(&state, 0), game.distance(&state, 1)), (Some(1), Some(3)));
+    // The bend through a diagonal neighbour: b1 then a2 (down-left) joins for Black, and
+    // cuts White off from column a.
+    let state = game.parse_state(".x.o/x..o/x..o/x... o").unwrap();
+    assert_eq!(game.outcome(&state), Some(Outcome::Winner(Player::new(0))));
+    assert_eq!(game.distance(&state, 1), None);
+    for bad in [
+        "x.../..../..../.... o o",
+        "..../..../.... x",
+        "xx../..../..../.... x",
+        "..../..../..../.... o",
+    ] {
+        assert!(game.parse_state(bad).is_err(), "{bad}");
+    }
+    assert!(game.parse_move(&game.initial_state(), "e1").is_err());
+}
+
+#[test]
+fn hex_is_a_first_player_win_and_on_4x4_only_the_short_diagonal_wins() {
+    let mut registry = Registry::new();
+    registry.add(hex::entry());
+    for size in ["3", "4"] {
+        let options = GameOptions { size: Some(size.into()), ..GameOptions::default() };
+        let game = registry.get("hex").unwrap().load(&options).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let analyse = size == "4";
+        let limits = SolveLimits { threads: 1, memory_mib: 16, analyse, ..SolveLimits::default() };
+        let report = game.solve(&game.initial_state(), &limits, &stop).unwrap();
+        assert_eq!(report.result, "win", "{size}: {report:?}");
+        if analyse {
+            // The known map of 4x4 openings: the four cells of the short diagonal win, every
+            // other first move loses.
+            let mut wins: Vec<String> = report
+                .moves
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.result == "win")
+                .map(|m| m.mv)
+                .collect();
+            wins.sort();
+            assert_eq!(wins, ["a4", "b3", "c2", "d1"]);
+        }
+    }
 }

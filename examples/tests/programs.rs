@@ -891,3 +891,33 @@ fn kalah_solve_reads_seed_tables_and_refuses_damaged_ones() {
     assert!(!ok && error.contains("endgame tables"), "{error}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A game outside the bundle gets every tool from one program (`examples/hex`): each tool
+/// runs under its name, and a missing or unknown tool, bad options and a bad position are
+/// errors with a non-zero exit.
+#[test]
+fn a_program_over_its_own_registry_offers_every_tool() {
+    let perft = run("hex", &["perft", "hex", "2", "--size", "5"], "");
+    assert!(perft.success && perft.stdout.contains("perft(2) = 600"), "{}", perft.stdout);
+    let watched = run(
+        "hex",
+        &["play", "--game", "hex", "--size", "4", "--human", "none", "--depth", "3"],
+        "",
+    );
+    assert!(watched.success && watched.stdout.contains("wins"), "{}", watched.stdout);
+    let solved = run("hex", &["play", "solve", "--game", "hex", "--size", "3", "--json"], "");
+    assert!(solved.success && solved.stdout.contains("\"result\":\"win\""), "{}", solved.stdout);
+    for (args, says) in [
+        (&[][..], "a tool is needed"),
+        (&["referee"], "no tool `referee`"),
+        (&["perft", "hex", "2", "--size", "12"], "no Hex board of side 12"),
+        (&["play", "--game", "hex", "--position", "x.. o"], "not a Hex position"),
+    ] {
+        let r = run("hex", args, "");
+        assert!(!r.success, "{args:?} succeeded: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+    let help = run("hex", &["--help"], "");
+    assert!(help.success && help.stdout.contains("oracle") && help.stdout.contains("Hex on"));
+}

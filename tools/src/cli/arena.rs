@@ -417,7 +417,12 @@ fn command(registry: &Registry) -> clap::Command {
 /// exit code.
 pub fn main(registry: &Registry) -> ExitCode {
     super::end_quietly_on_closed_stdout();
-    let matches = command(registry).get_matches();
+    main_with(registry, std::env::args_os().collect())
+}
+
+/// [`main`] on the command line `args` (the program's name first).
+pub(super) fn main_with(registry: &Registry, args: super::ArgList) -> ExitCode {
+    let matches = command(registry).get_matches_from(args);
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

@@ -17,6 +17,7 @@
 pub mod arena;
 pub mod oracle;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
@@ -128,10 +129,76 @@ struct BookCli {
     command: BookCommand,
 }
 
-/// Parses the command line of `C` with `after_help` below its options.
-fn parse<C: Parser + Args>(after_help: String) -> C {
-    let matches = C::command().after_help(after_help).get_matches();
+/// A program's command line: its name, then its arguments.
+type ArgList = Vec<OsString>;
+
+/// Parses the command line `args` of `C` with `after_help` below its options.
+fn parse<C: Parser + Args>(after_help: String, args: ArgList) -> C {
+    let matches = C::command().after_help(after_help).get_matches_from(args);
     C::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// The tools [`tools_main`] offers, each with what it does.
+const TOOLS: &[(&str, &str)] = &[
+    ("play", "play in the terminal, watch engines play, `play solve`, `play serve` (web board)"),
+    ("arena", "tournaments between agents: Elo, SPRT, resume, shards"),
+    ("perft", "count the leaves of the move tree to each depth"),
+    ("tune", "self-play data, evaluation fitting and training, `tune zero` (learned search)"),
+    ("oracle", "judge engines' moves by the exact values of the positions"),
+    ("book", "build and probe opening books"),
+    ("egdb", "endgame databases (games with an endgame index)"),
+];
+
+/// Every tool of ply over the games of `registry`, in one program: `PROGRAM TOOL ARGS...`
+/// runs `TOOL` (`play`, `arena`, `perft`, `tune`, `oracle`, `book`, `egdb`) as its own program
+/// would with `ARGS`. A game that lives outside the bundle gets every tool from this one call
+/// (`examples/hex/main.rs`):
+///
+/// ```no_run
+/// use ply::games::TicTacToe;
+/// use ply_tools::registry::{GameEntry, Registry};
+///
+/// fn main() -> std::process::ExitCode {
+///     let mut registry = Registry::new();
+///     registry.add(GameEntry::new("tictactoe", "tic-tac-toe", |_| Ok(TicTacToe)));
+///     ply_tools::cli::tools_main(&registry) // e.g. `PROGRAM arena --game tictactoe ...`
+/// }
+/// ```
+pub fn tools_main(registry: &Registry) -> ExitCode {
+    end_quietly_on_closed_stdout();
+    let mut args: ArgList = std::env::args_os().collect();
+    let program = args.first().map_or("PROGRAM".into(), |p| {
+        std::path::Path::new(p).file_name().unwrap_or(p).to_string_lossy().into_owned()
+    });
+    let usage = || {
+        let tools: String =
+            TOOLS.iter().map(|(name, what)| format!("  {name:<8} {what}\n")).collect();
+        format!("Usage: {program} TOOL [ARGS]...  ({program} TOOL --help for each)\n\nTools:\n{tools}\n{}", registry.help())
+    };
+    let tool = args.get(1).map(|t| t.to_string_lossy().into_owned());
+    let Some(tool) = tool else {
+        eprintln!("error: a tool is needed\n\n{}", usage());
+        return ExitCode::from(2);
+    };
+    if matches!(tool.as_str(), "-h" | "--help" | "help") {
+        println!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
+    // The tool sees itself as `PROGRAM TOOL` in its usage and errors.
+    args.splice(0..2, [OsString::from(format!("{program} {tool}"))]);
+    match tool.as_str() {
+        "play" => play_with(registry, args),
+        "arena" => arena::main_with(registry, args),
+        "perft" => perft_with(registry, args),
+        "tune" => tune_with(registry, args),
+        "oracle" => oracle::main_with(registry, args),
+        "book" => book_with(registry, args),
+        "egdb" => egdb_with(registry, args),
+        _ => {
+            eprintln!("error: no tool `{tool}`\n\n{}", usage());
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Makes a closed standard output (`program | head`) end the program quietly with exit code
@@ -185,7 +252,12 @@ fn on_game(
 /// game of `registry` that registers an endgame index.
 pub fn egdb_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: EgdbCli = parse(registry.help_where(|info| info.endgame_tables));
+    egdb_with(registry, std::env::args_os().collect())
+}
+
+/// [`egdb_main`] on the command line `args`.
+fn egdb_with(registry: &Registry, args: ArgList) -> ExitCode {
+    let cli: EgdbCli = parse(registry.help_where(|info| info.endgame_tables), args);
     on_game(registry, &cli.game, |game| game.egdb(&cli.options, &cli.egdb, &mut std::io::stdout()))
 }
 
@@ -193,7 +265,12 @@ pub fn egdb_main(registry: &Registry) -> ExitCode {
 /// game of `registry`.
 pub fn tune_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: TuneCli = parse(registry.help());
+    tune_with(registry, std::env::args_os().collect())
+}
+
+/// [`tune_main`] on the command line `args`.
+fn tune_with(registry: &Registry, args: ArgList) -> ExitCode {
+    let cli: TuneCli = parse(registry.help(), args);
     on_game(registry, &cli.game, |game| game.tune(&cli.options, &cli.command))
 }
 
@@ -201,7 +278,12 @@ pub fn tune_main(registry: &Registry) -> ExitCode {
 /// `registry`.
 pub fn book_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: BookCli = parse(registry.help());
+    book_with(registry, std::env::args_os().collect())
+}
+
+/// [`book_main`] on the command line `args`.
+fn book_with(registry: &Registry, args: ArgList) -> ExitCode {
+    let cli: BookCli = parse(registry.help(), args);
     on_game(registry, &cli.game, |game| game.book(&cli.options, &cli.command))
 }
 
@@ -209,7 +291,12 @@ pub fn book_main(registry: &Registry) -> ExitCode {
 /// [--mode bulk|make] [game options]` for any game of `registry`.
 pub fn perft_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: PerftCli = parse(registry.help());
+    perft_with(registry, std::env::args_os().collect())
+}
+
+/// [`perft_main`] on the command line `args`.
+fn perft_with(registry: &Registry, args: ArgList) -> ExitCode {
+    let cli: PerftCli = parse(registry.help(), args);
     on_game(registry, &cli.game, |game| game.perft(&cli.options, &cli.perft))
 }
 
@@ -217,7 +304,13 @@ pub fn perft_main(registry: &Registry) -> ExitCode {
 /// `registry`, in the terminal or engine against engine.
 pub fn play_main(registry: &Registry) -> ExitCode {
     end_quietly_on_closed_stdout();
-    let cli: PlayCli = parse(format!("Agents:\n{}\n\n{}", accepted(), registry.help()));
+    play_with(registry, std::env::args_os().collect())
+}
+
+/// [`play_main`] on the command line `args`.
+fn play_with(registry: &Registry, args: ArgList) -> ExitCode {
+    let help = format!("Agents:\n{}\n\n{}", accepted(), registry.help());
+    let cli: PlayCli = parse(help, args);
     if let Some(PlayCommand::Solve { game, solve }) = &cli.command {
         return on_game(registry, game, |g| g.solve(solve));
     }

@@ -151,7 +151,13 @@ pub struct OracleArgs {
 /// The `oracle` program over `registry`: the arguments from the command line, the table on
 /// stdout, progress on stderr.
 pub fn main(registry: &Registry) -> ExitCode {
-    let args = OracleArgs::parse();
+    super::end_quietly_on_closed_stdout();
+    main_with(registry, std::env::args_os().collect())
+}
+
+/// [`main`] on the command line `args` (the program's name first).
+pub(super) fn main_with(registry: &Registry, args: super::ArgList) -> ExitCode {
+    let args = OracleArgs::parse_from(args);
     match run(registry, &args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
