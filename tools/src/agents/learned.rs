@@ -130,6 +130,9 @@ impl<G: ply::Game + ply::Notation + Sync + 'static> Learned<G> {
         if let Some(r) = spec.reuse {
             puct = puct.with_tree_reuse(r);
         }
+        if let Some(on) = spec.solver {
+            puct = puct.with_proofs(on);
+        }
         Ok(Box::new(puct))
     }
 }

@@ -263,7 +263,7 @@ key_table! {
     /// MCTS-Solver on or off.
     solver: bool = "solver" "BOOL", read values::boolean, write values::display,
         expected "true or false",
-        help "MCTS-Solver: proven wins and losses back up exactly", default "true";
+        help "MCTS-Solver (mcts, puct, gumbel): proven values back up exactly", default "true";
     /// Keep the search's work between moves: the MCTS tree, alpha-beta's table entries.
     reuse: bool = "reuse" "BOOL", read values::boolean, write values::display,
         expected "true or false",
@@ -425,12 +425,12 @@ impl Algorithm {
                 "eval", "book", "seed",
             ],
             Algorithm::Puct => &[
-                "iters", "time", "clock", "nodes", "c", "batch", "threads", "reuse", "net", "book",
-                "seed",
+                "iters", "time", "clock", "nodes", "c", "batch", "threads", "reuse", "solver",
+                "net", "book", "seed",
             ],
             Algorithm::Gumbel => &[
-                "iters", "time", "clock", "nodes", "m", "batch", "threads", "reuse", "net", "book",
-                "seed",
+                "iters", "time", "clock", "nodes", "m", "batch", "threads", "reuse", "solver",
+                "net", "book", "seed",
             ],
             Algorithm::Paranoid | Algorithm::MaxN | Algorithm::Brs => &[],
             Algorithm::Greedy => &["eval", "book", "seed"],

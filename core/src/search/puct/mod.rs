@@ -15,6 +15,11 @@
 //! - **Decisive moves**: at each expansion a move that wins at once takes all the prior and
 //!   its result replaces the network's value (cheap, and it spares the network learning
 //!   one-move wins).
+//! - **Proofs** (two-player games, [`Puct::with_proofs`]): ends of games and decisive moves
+//!   prove the nodes above them where they decide them (MCTS-Solver); a proven node backs
+//!   up its exact reward without being searched further, a proven win at the root is played
+//!   (the fastest), a proven loss is not while another move may do better, a proven root
+//!   ends the search and reports `Win(n)`, `Loss(n)` or `Draw`.
 //! - **Tree reuse** after [`Agent::observe`]; **threads** share one tree under a lock, with
 //!   virtual losses, each evaluating its leaves in batches outside the lock
 //!   ([`Puct::with_batch`]).
@@ -122,6 +127,7 @@ pub struct Puct<G: Game> {
     batch: usize,
     reuse: bool,
     decisive: bool,
+    proofs: bool,
     noise: Option<Noise>,
     max_nodes: usize,
     rng: ChaCha8Rng,
@@ -139,6 +145,7 @@ impl<G: Game> std::fmt::Debug for Puct<G> {
             .field("threads", &self.threads)
             .field("batch", &self.batch)
             .field("reuse", &self.reuse)
+            .field("proofs", &self.proofs)
             .field("noise", &self.noise)
             .finish_non_exhaustive()
     }
@@ -155,6 +162,7 @@ impl<G: Game> Puct<G> {
             batch: 1,
             reuse: true,
             decisive: true,
+            proofs: true,
             noise: None,
             max_nodes: DEFAULT_MAX_NODES,
             rng: ChaCha8Rng::seed_from_u64(0x5eed),
@@ -214,6 +222,14 @@ impl<G: Game> Puct<G> {
     /// Look for a move that wins at once at each expansion (on by default).
     pub fn with_decisive_moves(mut self, on: bool) -> Self {
         self.decisive = on;
+        self
+    }
+
+    /// Prove values in two-player games (on by default): ends of games and moves that win at
+    /// once settle the nodes above them, proven nodes back up their exact value, and a proven
+    /// root ends the search (MCTS-Solver, Winands et al. 2008).
+    pub fn with_proofs(mut self, on: bool) -> Self {
+        self.proofs = on;
         self
     }
 
@@ -365,6 +381,7 @@ impl<G: Game + Notation> Agent<G> for Puct<G> {
             rule: self.rule,
             gumbel: matches!(self.mode, Mode::Gumbel { .. }),
             decisive: self.decisive,
+            proofs: self.proofs && players == 2,
             max_nodes: self.max_nodes,
             players,
             batch: self.batch,
@@ -393,18 +410,17 @@ impl<G: Game + Notation> Agent<G> for Puct<G> {
         }
 
         let simulations = search.done.load(Ordering::Relaxed);
+        let best = search.best_child(&search.lock());
         let shared = search.shared.into_inner().unwrap_or_else(|e| e.into_inner());
-        let best = match &shared.halving {
-            Some(h) => h.best(&shared.tree),
-            None => shared.tree.most_visited(0).unwrap_or(shared.tree.root().first_child as usize),
-        };
+        let best = best.unwrap_or(shared.tree.root().first_child as usize);
         let tree = shared.tree;
         let node = &tree.nodes[best];
         let best_move = node.mv.expect("every child has a move");
-        let value = if node.status == Status::Terminal && node.settled_mean() >= 1.0 {
-            Value::Win(1)
-        } else {
-            Value::Reward(node.settled_mean())
+        let value = match node.proof {
+            Some(p) if p.reward >= 1.0 => Value::Win(p.plies + 1),
+            Some(p) if p.reward <= 0.0 => Value::Loss(p.plies + 1),
+            Some(p) if p.reward == 0.5 => Value::Draw,
+            _ => Value::Reward(node.settled_mean()),
         };
         let pv = tree.principal_variation(best);
         self.policy = match self.mode {

@@ -1,7 +1,9 @@
 //! One search's simulations, on one thread or several sharing the tree under a lock: each
 //! thread descends to a batch of leaves (virtual losses steer the next descents elsewhere),
 //! evaluates them with the network outside the lock, then expands them and backs their values
-//! up.
+//! up. In two-player games the ends of games and the moves that win at once are proofs, which
+//! settle the nodes above them (MCTS-Solver): a proven node is not searched further, and a
+//! proven root ends the search.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -11,7 +13,7 @@ use smallvec::SmallVec;
 
 use super::halving::Halving;
 use super::select::{gumbel_interior, puct, Rule};
-use super::tree::{Status, Tree};
+use super::tree::{Proof, Status, Tree};
 use crate::eval::pv::{PvBatch, PvModel};
 use crate::game::{Game, MoveList, Notation, Player};
 use crate::search::{Deadline, Progress, ProgressInfo, Value};
@@ -41,6 +43,8 @@ pub(super) struct Search<'a, G: Game> {
     pub(super) gumbel: bool,
     /// Look one move ahead at each expansion for a move that wins at once.
     pub(super) decisive: bool,
+    /// Prove values (two-player games with proofs on).
+    pub(super) proofs: bool,
     pub(super) max_nodes: usize,
     pub(super) players: usize,
     /// Leaves each thread evaluates together.
@@ -57,7 +61,8 @@ pub(super) struct Search<'a, G: Game> {
     pub(super) started: AtomicU64,
     /// Simulations backed up.
     pub(super) done: AtomicU64,
-    /// Set when Gumbel search has its answer before the budget ends.
+    /// Set when Gumbel search has its answer, or the root's value is proven, before the budget
+    /// ends.
     pub(super) decided: AtomicBool,
 }
 
@@ -67,6 +72,8 @@ enum Descent {
     Evaluate(usize),
     /// A finished game, with its rewards known.
     Terminal(usize),
+    /// A position whose exact value is proven.
+    Proven(usize),
     /// A leaf another simulation is evaluating.
     Busy,
 }
@@ -80,6 +87,8 @@ struct Scratch<G: Game> {
     list: MoveList<G::Move>,
     priors: Vec<f32>,
     rewards: Vec<Rewards>,
+    /// Per leaf: whether the player to move there has a move that wins at once.
+    wins_at_once: Vec<bool>,
 }
 
 impl<G: Game> Default for Scratch<G> {
@@ -92,6 +101,7 @@ impl<G: Game> Default for Scratch<G> {
             list: MoveList::new(),
             priors: Vec::new(),
             rewards: Vec::new(),
+            wins_at_once: Vec::new(),
         }
     }
 }
@@ -161,8 +171,23 @@ impl<G: Game + Notation> Search<'_, G> {
                 }
                 Descent::Terminal(node) => {
                     let rewards = outcome_rewards(self.game, self.players, &state);
-                    shared.tree.add_in_flight(node);
-                    shared.tree.backup(node, &rewards);
+                    let tree = &mut shared.tree;
+                    if self.proofs && tree.nodes[node].proof.is_none() {
+                        let reward = rewards[usize::from(tree.nodes[node].mover)];
+                        tree.prove(node, Proof { reward, plies: 0 });
+                    }
+                    tree.add_in_flight(node);
+                    tree.backup(node, &rewards);
+                    self.after_backup(&mut shared, 1);
+                }
+                Descent::Proven(node) => {
+                    let tree = &mut shared.tree;
+                    let (mover, proof) = (tree.nodes[node].mover, tree.nodes[node].proof);
+                    let reward = proof.expect("a proven node").reward;
+                    let rewards: Rewards =
+                        (0..2).map(|p| if p == mover { reward } else { 1.0 - reward }).collect();
+                    tree.add_in_flight(node);
+                    tree.backup(node, &rewards);
                     self.after_backup(&mut shared, 1);
                 }
                 Descent::Busy => {
@@ -181,7 +206,12 @@ impl<G: Game + Notation> Search<'_, G> {
         let mut depth = 0;
         let result = loop {
             let tree = &shared.tree;
-            match tree.nodes[node].status {
+            let status = tree.nodes[node].status;
+            // The root is searched even when proven: its move must be found.
+            if node != 0 && tree.nodes[node].proof.is_some() && status != Status::Terminal {
+                break Descent::Proven(node);
+            }
+            match status {
                 Status::Expanded => {
                     let child = match &shared.halving {
                         Some(h) if node == 0 => h.next(tree),
@@ -217,6 +247,7 @@ impl<G: Game + Notation> Search<'_, G> {
         s.moves.clear();
         s.starts.clear();
         s.rewards.clear();
+        s.wins_at_once.clear();
         for (_, state) in &s.leaves {
             self.game.generate_moves(state, &mut s.list);
             s.starts.push(s.moves.len());
@@ -231,6 +262,7 @@ impl<G: Game + Notation> Search<'_, G> {
             let first = s.priors.len();
             s.priors.extend_from_slice(priors);
             let mut rewards: Rewards = s.batch.values(i).iter().copied().collect();
+            let mut wins_at_once = false;
             if self.decisive {
                 let moves = &s.moves[s.starts[i]..s.starts[i + 1]];
                 if let Some((k, won)) = winning_move(self.game, self.players, state, moves) {
@@ -238,9 +270,11 @@ impl<G: Game + Notation> Search<'_, G> {
                         *p = if j == k { 1.0 } else { 0.0 };
                     }
                     rewards = won;
+                    wins_at_once = true;
                 }
             }
             s.rewards.push(rewards);
+            s.wins_at_once.push(wins_at_once);
         }
     }
 
@@ -260,6 +294,11 @@ impl<G: Game + Notation> Search<'_, G> {
                     tree.expand(node, &s.moves[range.clone()], &s.priors[range], mover as u8);
                 }
             }
+            if s.wins_at_once[i] && self.proofs && tree.nodes[node].proof.is_none() {
+                // The player to move wins next ply: a win for the node's mover if that is them.
+                let reward = f32::from(usize::from(tree.nodes[node].mover) == mover);
+                tree.prove(node, Proof { reward, plies: 1 });
+            }
             tree.backup(node, rewards);
         }
         self.after_backup(&mut shared, s.leaves.len() as u64);
@@ -275,14 +314,18 @@ impl<G: Game + Notation> Search<'_, G> {
                 self.decided.store(true, Ordering::Relaxed);
             }
         }
+        if self.proofs && tree.root_settled() {
+            self.decided.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The move the search would play now (a root child's index), if the root has children.
     pub(super) fn best_child(&self, shared: &Shared<G::Move>) -> Option<usize> {
-        match &shared.halving {
+        let chosen = match &shared.halving {
             Some(h) => Some(h.best(&shared.tree)),
             None => shared.tree.most_visited(0),
-        }
+        };
+        chosen.map(|c| shared.tree.proven_choice(c))
     }
 
     fn publish(&self, progress: &Progress) {

@@ -45,6 +45,40 @@ fn decisive_moves_are_found_on_the_first_expansion() {
 }
 
 #[test]
+fn proofs_settle_a_forced_win_and_end_the_search_early() {
+    // X: a3, c1; O: b2, c3, threatening a1. X to move must take a1, which makes two threats
+    // (a2 and b1): a win in three plies, every other move a loss in two.
+    let game = TicTacToe;
+    for mode in [Mode::Puct, Mode::Gumbel { considered: 8 }] {
+        let mut agent = Puct::new(model(&game, 7)).with_mode(mode);
+        let state = game.parse_state("x.o.o...x").unwrap();
+        let report =
+            agent.choose(&game, Position::new(&state), &Budget::iterations(100_000)).unwrap();
+        assert_eq!(game.format_move(&state, report.best_move), "a1", "{mode:?}");
+        assert_eq!(report.value, Value::Win(3), "{mode:?}");
+        assert!(report.iterations < 1_000, "{mode:?}: {} simulations", report.iterations);
+    }
+}
+
+#[test]
+fn a_kept_root_proven_by_a_win_at_once_plays_that_win() {
+    // O to move must block c3; the search also tries b2, after which X wins at once, a node
+    // proven while a leaf. After O's b2 the kept tree's root is that node: X plays c3.
+    let game = TicTacToe;
+    let mut agent = Puct::new(model(&game, 11));
+    let state = game.parse_state("xx.o.....").unwrap();
+    agent.choose(&game, Position::new(&state), &Budget::iterations(400)).unwrap();
+    let b2 = game.parse_move(&state, "b2").unwrap();
+    agent.observe(&game, &state, b2);
+    let mut after = state;
+    game.apply(&mut after, b2);
+    let report = agent.choose(&game, Position::new(&after), &Budget::iterations(3)).unwrap();
+    assert!(agent.carried_over() > 0, "the tree was kept");
+    assert_eq!(game.format_move(&after, report.best_move), "c3");
+    assert_eq!(report.value, Value::Win(1));
+}
+
+#[test]
 fn three_players_back_up_each_players_reward() {
     let game = ThreeHeaps::standard();
     // Player 0 to move with heaps 0,0,3: taking all three scores 5 and wins; taking fewer

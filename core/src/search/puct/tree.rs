@@ -1,6 +1,6 @@
 //! The search tree of PUCT and Gumbel search: an arena of [`Node`]s linked by index, each
-//! node's children in one contiguous block, with priors, visit counts, value sums and the
-//! virtual losses of simulations still being evaluated.
+//! node's children in one contiguous block, with priors, visit counts, value sums, the
+//! virtual losses of simulations still being evaluated, and the exact values proven so far.
 
 /// The index that links to nothing (the root's parent, a node without children yet).
 pub(super) const NONE: u32 = u32::MAX;
@@ -18,6 +18,26 @@ pub(super) enum Status {
     Unexpanded,
     /// The game is over here.
     Terminal,
+}
+
+/// A node's exact value under perfect play (two-player games): the reward of the player who
+/// moved into it (1 a win, 0.5 a draw, 0 a loss) and the plies to the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Proof {
+    pub(super) reward: f32,
+    pub(super) plies: u32,
+}
+
+impl Proof {
+    /// Whether the player choosing between two proven moves prefers `self`'s to `other`'s:
+    /// the larger reward, then the faster win or the slower loss.
+    fn better_than(self, other: Proof) -> bool {
+        match self.reward.total_cmp(&other.reward) {
+            std::cmp::Ordering::Equal if self.reward > 0.5 => self.plies < other.plies,
+            std::cmp::Ordering::Equal => self.plies > other.plies,
+            order => order.is_gt(),
+        }
+    }
 }
 
 /// One position of the tree. The state is not stored: a simulation replays the moves from
@@ -42,6 +62,8 @@ pub(super) struct Node<M> {
     /// The seat of the player who moved into this node.
     pub(super) mover: u8,
     pub(super) status: Status,
+    /// The exact value, once the game's end or the children's proofs settle it.
+    pub(super) proof: Option<Proof>,
 }
 
 impl<M> Node<M> {
@@ -58,6 +80,7 @@ impl<M> Node<M> {
             value: 0.0,
             mover,
             status: Status::New,
+            proof: None,
         }
     }
 
@@ -76,16 +99,24 @@ impl<M> Node<M> {
     }
 
     /// The mover's mean reward, in-flight simulations counted as losses; `None` before any.
+    /// A proven node's mean is its exact reward.
     #[inline]
     pub(super) fn mean(&self) -> Option<f64> {
+        if let Some(proof) = self.proof {
+            return Some(f64::from(proof.reward));
+        }
         match self.load() {
             0 => None,
             n => Some(self.value / f64::from(n)),
         }
     }
 
-    /// The mover's mean reward over the simulations backed up (0.5 before any).
+    /// The mover's mean reward over the simulations backed up (0.5 before any), or the exact
+    /// reward once proven.
     pub(super) fn settled_mean(&self) -> f64 {
+        if let Some(proof) = self.proof {
+            return f64::from(proof.reward);
+        }
         match self.visits {
             0 => 0.5,
             n => self.value / f64::from(n),
@@ -151,6 +182,78 @@ impl<M: Copy + PartialEq> Tree<M> {
                 p => node = p as usize,
             }
         }
+    }
+
+    /// Records `proof` for `node` and settles its ancestors where it decides them (two-player
+    /// games, MCTS-Solver style): a parent is proven once one child wins for the player to
+    /// move there, or once every child is proven, its value the best of them.
+    pub(super) fn prove(&mut self, mut node: usize, mut proof: Proof) {
+        loop {
+            self.nodes[node].proof = Some(proof);
+            let parent = match self.nodes[node].parent {
+                NONE => return,
+                p => p as usize,
+            };
+            if self.nodes[parent].proof.is_some() {
+                return;
+            }
+            let Some((_, best, all)) = self.best_proven_child(parent) else { return };
+            if best.reward < 1.0 && !all {
+                return;
+            }
+            // The children's mover chooses; the parent's own mover gets its reward or the rest.
+            let same = self.nodes[node].mover == self.nodes[parent].mover;
+            let reward = if same { best.reward } else { 1.0 - best.reward };
+            proof = Proof { reward, plies: best.plies + 1 };
+            node = parent;
+        }
+    }
+
+    /// The best proven child of `parent` for the player to move there (its index and proof),
+    /// and whether every child is proven; `None` if none is.
+    fn best_proven_child(&self, parent: usize) -> Option<(usize, Proof, bool)> {
+        let mut best: Option<(usize, Proof)> = None;
+        let mut all = true;
+        for i in self.nodes[parent].children() {
+            match self.nodes[i].proof {
+                Some(p) if best.is_none_or(|(_, b)| p.better_than(b)) => best = Some((i, p)),
+                Some(_) => {}
+                None => all = false,
+            }
+        }
+        best.map(|(i, b)| (i, b, all))
+    }
+
+    /// Whether the root's children settle its value: one is a proven win for the player to
+    /// move, or all are proven. (A root proven otherwise, by a move that wins at once found
+    /// when it was a leaf, still needs that move visited.)
+    pub(super) fn root_settled(&self) -> bool {
+        self.best_proven_child(0).is_some_and(|(_, proof, all)| proof.reward >= 1.0 || all)
+    }
+
+    /// The root child to play instead of `chosen` (the most visited, or Gumbel search's
+    /// pick) where proofs decide: a proven win (the fastest), the best child once all are
+    /// proven (but `chosen` when all lose), and never a proven loss while another child may
+    /// do better.
+    pub(super) fn proven_choice(&self, chosen: usize) -> usize {
+        let Some((best, proof, all)) = self.best_proven_child(0) else { return chosen };
+        if all && proof.reward <= 0.0 {
+            // Every move loses against perfect play: the search's choice is the hardest to
+            // refute for an opponent that is not perfect.
+            return chosen;
+        }
+        if proof.reward >= 1.0 || all {
+            return best;
+        }
+        let lost = |i: usize| self.nodes[i].proof.is_some_and(|p| p.reward <= 0.0);
+        if !lost(chosen) {
+            return chosen;
+        }
+        self.root()
+            .children()
+            .filter(|&i| !lost(i))
+            .max_by_key(|&i| self.nodes[i].visits)
+            .unwrap_or(chosen)
     }
 
     /// The subtree under the root's child `child` as a tree of its own (its root keeps its
@@ -239,5 +342,55 @@ mod tests {
         assert_eq!(sub.nodes[1].num_children, 0);
         assert_eq!(sub.nodes[sub.nodes[2].first_child as usize].mv, Some(30));
         assert_eq!(sub.principal_variation(2), vec![21, 30]);
+    }
+
+    /// Root (player 0 to move) with moves 10 and 11; below 10, player 1 has 20 and 21; below
+    /// 11, player 0 moves again (an extra turn) with 30.
+    fn small_tree() -> Tree<u8> {
+        let mut t: Tree<u8> = Tree::new(1);
+        t.expand(0, &[10, 11], &[0.5, 0.5], 0);
+        t.expand(1, &[20, 21], &[0.5, 0.5], 1);
+        t.expand(2, &[30], &[1.0], 0);
+        t
+    }
+
+    #[test]
+    fn a_win_below_proves_the_parent_and_every_move_proven_settles_it() {
+        let mut t = small_tree();
+        // Player 1 wins at 20: move 10 is a loss for player 0, in two plies.
+        t.prove(3, Proof { reward: 1.0, plies: 0 });
+        assert_eq!(t.nodes[1].proof, Some(Proof { reward: 0.0, plies: 1 }));
+        assert_eq!(t.nodes[1].mean(), Some(0.0));
+        assert_eq!(t.root().proof, None, "move 11 is still open");
+        // The root must not play the proven loss while 11 may do better.
+        assert_eq!(t.proven_choice(1), 2);
+        // Player 0 draws after the extra turn: 11 is a draw for player 0 itself, and with
+        // every move proven the root is settled by its best, the draw.
+        t.prove(5, Proof { reward: 0.5, plies: 0 });
+        assert_eq!(t.nodes[2].proof, Some(Proof { reward: 0.5, plies: 1 }));
+        assert_eq!(t.root().proof, Some(Proof { reward: 0.5, plies: 2 }));
+        assert_eq!(t.proven_choice(1), 2);
+        assert!(t.root_settled());
+        // A root proven on its own (a win at once seen when it was a leaf) is not settled
+        // until the winning move is visited.
+        let mut t = small_tree();
+        t.nodes[0].proof = Some(Proof { reward: 0.0, plies: 1 });
+        assert!(!t.root_settled());
+    }
+
+    #[test]
+    fn the_fastest_win_and_the_slowest_loss_are_preferred() {
+        let win = |plies| Proof { reward: 1.0, plies };
+        let loss = |plies| Proof { reward: 0.0, plies };
+        assert!(win(1).better_than(win(3)) && !win(3).better_than(win(1)));
+        assert!(loss(5).better_than(loss(1)));
+        assert!(Proof { reward: 0.5, plies: 9 }.better_than(loss(20)));
+        let mut t = small_tree();
+        t.prove(2, win(7));
+        // The first win settles the root (a loss for player 1, who moved into it); a faster
+        // one found later is still the move to play.
+        assert_eq!(t.root().proof, Some(Proof { reward: 0.0, plies: 8 }));
+        t.prove(1, win(3));
+        assert_eq!(t.proven_choice(2), 1);
     }
 }
