@@ -219,6 +219,11 @@ pub fn reversi() -> GameEntry<Reversi> {
     .features(ply_reversi::OthelloFeatures)
     .net_inputs(ply_reversi::net::DiscNetInputs::new)
     .engine(reversi_nboard_codec())
+    .learned_network(|game| {
+        // Trained by `tune zero` from the rules alone (docs/learned.md), on Othello's board.
+        (game.size() == 8 && game.players() == 2)
+            .then_some(&include_bytes!("../nets/othello.pv")[..])
+    })
     // `solve`'s first tests fall outside the disc difference's range: answered at once.
     .for_solving(|game| Ok(game.with_margin_bounds(true)))
 }
@@ -352,6 +357,8 @@ pub fn impasse() -> GameEntry<Impasse> {
         .evaluator("learned", ply_impasse::learned())
         .features(ply_impasse::ImpasseFeatures)
         .net_inputs(|_| ply_impasse::net::StackNetInputs)
+        // Trained by `tune zero` from the rules alone (docs/learned.md).
+        .learned_network(|_| Some(&include_bytes!("../nets/impasse.pv")[..]))
 }
 
 /// Tic-tac-toe, played perfectly by the default engine.

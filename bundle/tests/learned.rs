@@ -96,8 +96,8 @@ fn without_a_network_a_learned_search_names_the_training_command() {
     let entry = registry.get("breakthrough").unwrap();
     for agent in ["puct", "gumbel:m=4"] {
         let spec: AgentSpec = agent.parse().unwrap();
-        let impasse = registry.get("impasse").unwrap();
-        let error = impasse.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
+        let draughts = registry.get("international-draughts").unwrap();
+        let error = draughts.check_spec(&GameOptions::default(), &spec).unwrap_err().to_string();
         assert!(error.contains("tune zero"), "{error}");
     }
     // A network of another game is refused with both descriptions.
@@ -113,14 +113,19 @@ fn without_a_network_a_learned_search_names_the_training_command() {
 }
 
 #[test]
-fn connect_four_kalah_and_breakthrough_ship_networks_for_their_standard_rules() {
+fn five_games_ship_networks_for_their_standard_rules() {
     let registry = ply_bundle::registry();
     let size = |s: &str| GameOptions { size: Some(s.into()), ..GameOptions::default() };
     let pits =
         GameOptions { variants: vec![("pits".into(), "5".into())], ..GameOptions::default() };
-    for (name, elsewhere) in
-        [("connect-four", size("8x7")), ("kalah", pits), ("breakthrough", size("6x6"))]
-    {
+    let three = GameOptions { players: Some(3), ..GameOptions::default() };
+    for (name, elsewhere) in [
+        ("connect-four", Some(size("8x7"))),
+        ("kalah", Some(pits)),
+        ("breakthrough", Some(size("6x6"))),
+        ("reversi", Some(three)),
+        ("impasse", None),
+    ] {
         let entry = registry.get(name).unwrap();
         let game = entry.load(&GameOptions::default()).unwrap();
         let state = game.initial_state();
@@ -128,6 +133,7 @@ fn connect_four_kalah_and_breakthrough_ship_networks_for_their_standard_rules() 
             let found = game.search(&state, &spec.parse().unwrap(), 1).unwrap();
             assert!(game.legal_moves(&state).unwrap().contains(&found.best_move), "{name} {spec}");
         }
+        let Some(elsewhere) = elsewhere else { continue };
         let error = entry.check_spec(&elsewhere, &"gumbel".parse().unwrap()).unwrap_err();
         let error = error.to_string();
         assert!(error.contains("ships no trained network for these rules"), "{name}: {error}");

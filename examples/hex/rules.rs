@@ -290,7 +290,8 @@ impl Notation for Hex {
 }
 
 /// Hex's registration: `--size N` (3 to 11, default 7), alpha-beta on the distance
-/// evaluation as the terminal program's engine.
+/// evaluation as the terminal program's engine, and on 7x7 the network `tune zero` trained
+/// for `puct:` and `gumbel:`.
 pub fn entry() -> GameEntry<Hex> {
     GameEntry::new("hex", "Hex on an N x N rhombus, a game outside the bundle", |o| {
         let size = o.size.as_deref().unwrap_or("7");
@@ -303,4 +304,8 @@ pub fn entry() -> GameEntry<Hex> {
     )
     .seat_names(&["Black", "White"])
     .engines("alphabeta:time=1s", "alphabeta:time=100ms")
+    .learned_network(|game| {
+        // Trained by `tune zero` from the rules alone (docs/learned.md), on the 7x7 board.
+        (game.n == 7).then_some(&include_bytes!("hex-7.pv")[..])
+    })
 }

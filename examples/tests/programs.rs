@@ -905,6 +905,12 @@ fn a_program_over_its_own_registry_offers_every_tool() {
         "",
     );
     assert!(watched.success && watched.stdout.contains("wins"), "{}", watched.stdout);
+    // The program's own network plays on 7x7, and only there.
+    let learned = ["play", "--game", "hex", "--human", "none", "--engine", "puct:iters=32"];
+    let r = run("hex", &learned, "");
+    assert!(r.success && r.stdout.contains("wins"), "{}{}", r.stdout, r.stderr);
+    let r = run("hex", &[&learned[..], &["--size", "5"]].concat(), "");
+    assert!(!r.success && r.stderr.contains("tune zero"), "{}", r.stderr);
     let solved = run("hex", &["play", "solve", "--game", "hex", "--size", "3", "--json"], "");
     assert!(solved.success && solved.stdout.contains("\"result\":\"win\""), "{}", solved.stdout);
     for (args, says) in [

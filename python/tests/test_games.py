@@ -507,6 +507,6 @@ def test_learned_search_plays_with_the_shipped_network_or_names_the_training():
         result = ply_games.search(game, state, algorithm, **kwargs)
         assert result.move in game.legal_moves(state), algorithm
         assert result.kind == "reward"
-    other = ply_games.load("impasse")
+    other = ply_games.load("international-draughts")
     with pytest.raises(ply_games.Error, match="tune zero"):
         ply_games.search(other, other.new_initial_state(), "puct", iters=8)
