@@ -191,6 +191,15 @@ impl Game for Hex {
     }
 }
 
+/// Cell `c`'s mark in text: `x` Black, `o` White, `.` empty.
+fn cell_mark(s: &HexState, c: usize) -> char {
+    match (s.stones[0] >> c & 1, s.stones[1] >> c & 1) {
+        (1, _) => 'x',
+        (_, 1) => 'o',
+        _ => '.',
+    }
+}
+
 impl Notation for Hex {
     type Error = HexError;
 
@@ -212,13 +221,9 @@ impl Notation for Hex {
     /// Rows from the top separated by `/`, `x` Black, `o` White, `.` empty, then the player to
     /// move: `x.../..o./..../.... x`.
     fn format_state(&self, s: &HexState) -> String {
-        let cell = |c: usize| match (s.stones[0] >> c & 1, s.stones[1] >> c & 1) {
-            (1, _) => 'x',
-            (_, 1) => 'o',
-            _ => '.',
-        };
-        let rows: Vec<String> =
-            (0..self.n).map(|r| (0..self.n).map(|q| cell(r * self.n + q)).collect()).collect();
+        let rows: Vec<String> = (0..self.n)
+            .map(|r| (0..self.n).map(|q| cell_mark(s, r * self.n + q)).collect())
+            .collect();
         format!("{} {}", rows.join("/"), if s.to_move == 0 { 'x' } else { 'o' })
     }
 
@@ -260,13 +265,11 @@ impl Notation for Hex {
         let mut out = String::from("  ");
         out.extend((0..self.n).map(|q| format!(" {}", (b'a' + q as u8) as char)));
         out.push('\n');
-        let text = self.format_state(s);
-        let cells: Vec<char> = text.chars().filter(|c| matches!(c, 'x' | 'o' | '.')).collect();
         for r in 0..self.n {
             out.push_str(&format!("{}{:>2}", " ".repeat(r), r + 1));
             for q in 0..self.n {
                 let c = r * self.n + q;
-                let mark = cells[c];
+                let mark = cell_mark(s, c);
                 let last = last_move.is_some_and(|m| usize::from(m) == c);
                 out.push_str(&format!(" {}", if last { mark.to_ascii_uppercase() } else { mark }));
             }

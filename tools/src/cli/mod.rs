@@ -138,15 +138,26 @@ fn parse<C: Parser + Args>(after_help: String, args: ArgList) -> C {
     C::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
-/// The tools [`tools_main`] offers, each with what it does.
-const TOOLS: &[(&str, &str)] = &[
-    ("play", "play in the terminal, watch engines play, `play solve`, `play serve` (web board)"),
-    ("arena", "tournaments between agents: Elo, SPRT, resume, shards"),
-    ("perft", "count the leaves of the move tree to each depth"),
-    ("tune", "self-play data, evaluation fitting and training, `tune zero` (learned search)"),
-    ("oracle", "judge engines' moves by the exact values of the positions"),
-    ("book", "build and probe opening books"),
-    ("egdb", "endgame databases (games with an endgame index)"),
+/// A tool's program over a registry, run on a command line.
+type ToolMain = fn(&Registry, ArgList) -> ExitCode;
+
+/// The tools [`tools_main`] offers: each one's name, what it does and its program.
+const TOOLS: &[(&str, &str, ToolMain)] = &[
+    (
+        "play",
+        "play in the terminal, watch engines play, `play solve`, `play serve` (web board)",
+        play_with,
+    ),
+    ("arena", "tournaments between agents: Elo, SPRT, resume, shards", arena::main_with),
+    ("perft", "count the leaves of the move tree to each depth", perft_with),
+    (
+        "tune",
+        "self-play data, evaluation fitting and training, `tune zero` (learned search)",
+        tune_with,
+    ),
+    ("oracle", "judge engines' moves by the exact values of the positions", oracle::main_with),
+    ("book", "build and probe opening books", book_with),
+    ("egdb", "endgame databases (games with an endgame index)", egdb_with),
 ];
 
 /// Every tool of ply over the games of `registry`, in one program: `PROGRAM TOOL ARGS...`
@@ -172,7 +183,7 @@ pub fn tools_main(registry: &Registry) -> ExitCode {
     });
     let usage = || {
         let tools: String =
-            TOOLS.iter().map(|(name, what)| format!("  {name:<8} {what}\n")).collect();
+            TOOLS.iter().map(|(name, what, _)| format!("  {name:<8} {what}\n")).collect();
         format!("Usage: {program} TOOL [ARGS]...  ({program} TOOL --help for each)\n\nTools:\n{tools}\n{}", registry.help())
     };
     let tool = args.get(1).map(|t| t.to_string_lossy().into_owned());
@@ -186,15 +197,9 @@ pub fn tools_main(registry: &Registry) -> ExitCode {
     }
     // The tool sees itself as `PROGRAM TOOL` in its usage and errors.
     args.splice(0..2, [OsString::from(format!("{program} {tool}"))]);
-    match tool.as_str() {
-        "play" => play_with(registry, args),
-        "arena" => arena::main_with(registry, args),
-        "perft" => perft_with(registry, args),
-        "tune" => tune_with(registry, args),
-        "oracle" => oracle::main_with(registry, args),
-        "book" => book_with(registry, args),
-        "egdb" => egdb_with(registry, args),
-        _ => {
+    match TOOLS.iter().find(|(name, ..)| *name == tool) {
+        Some((_, _, main)) => main(registry, args),
+        None => {
             eprintln!("error: no tool `{tool}`\n\n{}", usage());
             ExitCode::from(2)
         }
