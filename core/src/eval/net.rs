@@ -679,16 +679,22 @@ impl QuantNet {
     /// [`QuantNet::finish`] at padded width `N`.
     #[inline]
     fn finish_in<const N: usize>(&self, acc: &[i32; N], bucket: usize) -> i32 {
-        let h1: [i16; N] = std::array::from_fn(|j| acc[j].clamp(0, ONE) as i16);
+        // Each array is taken whole (one bounds check, not one per element).
+        let mut h1 = [0i16; N];
+        for (h, &a) in h1.iter_mut().zip(acc) {
+            *h = a.clamp(0, ONE) as i16;
+        }
         let bucket = bucket.min(self.buckets - 1);
-        let layer = bucket * WIDTH..(bucket + 1) * WIDTH;
-        let mut s2: [i32; WIDTH] = std::array::from_fn(|o| self.b2[layer.start + o]);
+        let mut s2 = self.b2.as_chunks::<WIDTH>().0[bucket];
         add_pairs(&self.w2[bucket * WIDTH * N..(bucket + 1) * WIDTH * N], &h1, &mut s2);
-        let h2: [i16; WIDTH] = std::array::from_fn(|o| (s2[o] >> 8).clamp(0, ONE) as i16);
-        let mut h3: [i32; WIDTH] = std::array::from_fn(|o| self.b3[layer.start + o]);
+        let mut h2 = [0i16; WIDTH];
+        for (h, s) in h2.iter_mut().zip(s2) {
+            *h = (s >> 8).clamp(0, ONE) as i16;
+        }
+        let mut h3 = self.b3.as_chunks::<WIDTH>().0[bucket];
         let w3 = &self.w3[bucket * WIDTH * WIDTH..(bucket + 1) * WIDTH * WIDTH];
         add_pairs(w3, &h2, &mut h3);
-        let w4 = &self.w4[layer];
+        let w4 = &self.w4.as_chunks::<WIDTH>().0[bucket];
         self.b4[bucket] + w4.iter().zip(h3).map(|(w, x)| w * ((x >> 8).clamp(0, ONE))).sum::<i32>()
     }
 }

@@ -111,19 +111,25 @@ mod tests {
 
     fn check<const OUT: usize>() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
-        for inputs in [2, 32, 128, 1024] {
+        // Lengths of whole blocks, of part of one, and with pairs left over past the groups.
+        for inputs in [2, 32, 128, 130, 140, 1024] {
             // Weights as large as the sums allow: no sum of 256 x inputs past i32.
             let most = (i64::from(i32::MAX) / 2 / (256 * inputs as i64)).min(32767) as i16;
-            for _ in 0..20 {
+            for round in 0..20 {
                 let rows: Vec<i16> =
                     (0..OUT * inputs).map(|_| rng.gen_range(-most..=most)).collect();
                 let pairs = in_pairs::<OUT>(&rows, inputs);
-                // Activations 0..=256 as the networks make them, the extremes included.
-                let x: Vec<i16> = (0..inputs)
-                    .map(|j| match j % 7 {
-                        0 => 0,
-                        1 => 256,
-                        _ => rng.gen_range(0..=256),
+                // Activations 0..=256 as the networks make them, the extremes included, and
+                // zero in none, some, most or all of the pairs.
+                let zeros = [0.0, 0.3, 0.8, 1.0][round % 4];
+                let x: Vec<i16> = (0..inputs / 2)
+                    .flat_map(|_| match rng.gen_bool(zeros) {
+                        true => [0, 0],
+                        false => [0, 0].map(|_| match rng.gen_range(0..7) {
+                            0 => 0,
+                            1 => 256,
+                            _ => rng.gen_range(0..=256),
+                        }),
                     })
                     .collect();
                 let bias: [i32; OUT] = std::array::from_fn(|_| rng.gen_range(-1000..=1000));
