@@ -111,7 +111,7 @@ mod tests {
 
     fn check<const OUT: usize>() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
-        // Lengths of whole blocks, of part of one, and with pairs left over past the groups.
+        // From one pair to the widest first layer, some lengths not a multiple of 16 inputs.
         for inputs in [2, 32, 128, 130, 140, 1024] {
             // Weights as large as the sums allow: no sum of 256 x inputs past i32.
             let most = (i64::from(i32::MAX) / 2 / (256 * inputs as i64)).min(32767) as i16;
