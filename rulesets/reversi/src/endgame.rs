@@ -6,11 +6,11 @@
 //! of [`ply::Outcome::Scores`]), searched inside a window `(alpha, beta)` fail-soft: a result
 //! `<= alpha` is an upper bound, one `>= beta` a lower bound, anything between is exact.
 //!
-//! The search is negamax with a null window after the first move. Moves are ordered
-//! fastest-first above [`PARITY_EMPTIES`] empty squares (the move that leaves the opponent the
-//! fewest replies first, corners before other squares on ties) and by quadrant parity at and
-//! below it (squares in regions with an odd number of empties first); the last empty square
-//! is scored by counting its flips, without generating moves.
+//! The search is negamax with a null window after the first move. Moves are ordered by
+//! Edax's fast ordering above [`PARITY_EMPTIES`] empty squares ([`order_key`]: the move that
+//! leaves the opponent the fewest replies first) and by quadrant parity at and below it
+//! (squares in regions with an odd number of empties first); the last empty square is scored
+//! by counting its flips with table lookups, without generating moves.
 //!
 //! ```
 //! use ply::Notation;
@@ -266,21 +266,25 @@ fn shallow(
     if (empty & empty.wrapping_sub(1)).count_ones() == 1 {
         return last_two(p, o, alpha, beta, passed, b);
     }
-    let mut order = [0u32; 64];
-    let count = by_parity(empty, empty, &mut order);
+    let odd = odd_quadrants(empty);
     let mut best = i32::MIN;
-    for &sq in &order[..count] {
-        let f = flips_near(p, o, sq);
-        if f == 0 {
-            continue;
-        }
-        let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, b);
-        if v > best {
-            best = v;
-            if v >= beta {
-                return v;
+    for set in [empty & odd, empty & !odd] {
+        let mut squares = set;
+        while squares != 0 {
+            let sq = squares.trailing_zeros();
+            squares &= squares - 1;
+            let f = flips_near(p, o, sq);
+            if f == 0 {
+                continue;
             }
-            alpha = alpha.max(v);
+            let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, b);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
         }
     }
     if best == i32::MIN {
@@ -327,11 +331,11 @@ fn last_two(p: u64, o: u64, alpha: i32, beta: i32, passed: bool, b: &mut SolverB
 #[inline]
 fn last_square(p: u64, o: u64, sq: u32, b: &mut SolverBudget<'_>) -> i32 {
     let base = final_margin(p, o);
-    let f = flips_near(p, o, sq).count_ones() as i32;
+    let f = last_flips(p, sq) as i32;
     if f > 0 {
         return base + 2 * f + 1;
     }
-    let g = flips_near(o, p, sq).count_ones() as i32;
+    let g = last_flips(o, sq) as i32;
     if g > 0 {
         b.visit();
         return base - 2 * g - 1;
@@ -339,55 +343,147 @@ fn last_square(p: u64, o: u64, sq: u32, b: &mut SolverBudget<'_>) -> i32 {
     base
 }
 
-/// Writes the moves into `order`, the one leaving the opponent the fewest replies first
-/// (corners first among equals); returns how many.
+/// How many discs a disc of `p` on `sq` flips when `sq` is the board's only empty square
+/// (every other square not `p`'s being the opponent's): per line through `sq`, a lookup of
+/// the line's discs of `p` gathered into one byte by a multiplication.
+#[inline(always)]
+fn last_flips(p: u64, sq: u32) -> u32 {
+    let (row, col) = (sq / 8, sq % 8);
+    let lines = &LINES[sq as usize];
+    let across = (p >> (row * 8)) as u8;
+    let down =
+        (((p >> col) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let diagonal = ((p & lines[0]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    let anti = ((p & lines[1]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    let (c, r) = (col as usize, row as usize);
+    u32::from(
+        LINE_FLIPS[c][across as usize]
+            + LINE_FLIPS[r][down as usize]
+            + LINE_FLIPS[c][diagonal as usize]
+            + LINE_FLIPS[c][anti as usize],
+    )
+}
+
+/// The two diagonals through each square (rising with the column, then falling), the square
+/// itself included.
+const LINES: [[u64; 2]; 64] = {
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut s: usize = 0;
+        while s < 64 {
+            let (r2, c2) = ((s / 8) as i32, (s % 8) as i32);
+            if r2 - c2 == r - c {
+                t[sq][0] |= 1 << s;
+            }
+            if r2 + c2 == r + c {
+                t[sq][1] |= 1 << s;
+            }
+            s += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// For a square at position `i` of a line of 8 and the line's discs of the player placing
+/// there (bit `j` for position `j`, the other positions the opponent's or off the board),
+/// the discs flipped along the line.
+const LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut mine = 0;
+        while mine < 256 {
+            let mut n = 0;
+            // Towards position 0: the run up to the nearest own disc, if there is one.
+            let mut j = i as i32 - 1;
+            while j >= 0 && mine >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                n += i as i32 - 1 - j;
+            }
+            let mut j = i + 1;
+            while j < 8 && mine >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                n += (j - i - 1) as i32;
+            }
+            t[i][mine] = n as u8;
+            mine += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Writes the moves into `order`, best first by [`order_key`], then squares in quadrants with
+/// an odd number of empty squares first; returns how many.
 fn fastest_first(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
-    let empty = !(p | o);
-    let odd =
-        QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0u64, |m, &q| m | q);
-    let mut keys = [0u32; 64];
+    let odd = odd_quadrants(!(p | o));
     let mut count = 0;
     while moves != 0 {
         let sq = moves.trailing_zeros();
         moves &= moves - 1;
         let f = flips(p, o, sq);
-        let replies = moves_of(o & !f, p | f | 1 << sq).count_ones();
-        let corner = u32::from(CORNERS >> sq & 1 == 0);
         let even = u32::from(odd >> sq & 1 == 0);
-        keys[count] = replies * 4 + corner * 2 + even;
-        order[count] = sq;
+        // The key above the square's 6 bits: ties keep the squares' order.
+        order[count] = (order_key(p | f | 1 << sq, o & !f) << 7) | even << 6 | sq;
         count += 1;
     }
     // Insertion sort: at most a few dozen moves.
     for i in 1..count {
-        let (k, s) = (keys[i], order[i]);
+        let k = order[i];
         let mut j = i;
-        while j > 0 && keys[j - 1] > k {
-            keys[j] = keys[j - 1];
+        while j > 0 && order[j - 1] > k {
             order[j] = order[j - 1];
             j -= 1;
         }
-        keys[j] = k;
-        order[j] = s;
+        order[j] = k;
+    }
+    for k in &mut order[..count] {
+        *k &= 63;
     }
     count
 }
 
-/// Writes the moves into `order`, those in quadrants with an odd number of empty squares
-/// first; returns how many.
-fn by_parity(empty: u64, moves: u64, order: &mut [u32; 64]) -> usize {
-    let odd =
-        QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0u64, |m, &q| m | q);
-    let mut count = 0;
-    for set in [moves & odd, moves & !odd] {
-        let mut m = set;
-        while m != 0 {
-            order[count] = m.trailing_zeros();
-            m &= m - 1;
-            count += 1;
-        }
-    }
-    count
+/// How bad a move that leaves the mover with `p` and the opponent with `o` looks to Edax's
+/// fast ordering, lowest best: the opponent's replies (a corner counting twice) first, then
+/// the mover's discs made stable around the corners (most first), then the opponent's
+/// potential mobility (empty squares next to the mover's discs, corners twice).
+#[inline(always)]
+pub fn order_key(p: u64, o: u64) -> u32 {
+    let replies = weighted(moves_of(o, p));
+    let stable = corner_stability(p);
+    let potential = weighted(neighbours(p) & !(p | o));
+    (replies << 15) + ((16 - stable) << 10) + potential
+}
+
+/// The squares of `x`, corners counting twice.
+#[inline(always)]
+fn weighted(x: u64) -> u32 {
+    x.count_ones() + (x & CORNERS).count_ones()
+}
+
+/// The discs of `p` on a corner or next to an owned corner along an edge (at most 12).
+#[inline(always)]
+fn corner_stability(p: u64) -> u32 {
+    let stable = (((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8)
+        | CORNERS)
+        & p;
+    stable.count_ones()
+}
+
+/// The squares of the quadrants holding an odd number of the squares of `empty`.
+#[inline(always)]
+fn odd_quadrants(empty: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() & 1 == 1).fold(0, |m, &q| m | q)
 }
 
 #[cfg(test)]
@@ -495,6 +591,22 @@ mod tests {
                     let touches = NEIGHBOURS[sq as usize] & o != 0;
                     assert!(touches || slow == 0, "{p:#x} {o:#x} {sq}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn last_flips_count_the_flips_of_the_last_square() {
+        let mut seed = 0x9e37_79b9_u64;
+        for sq in 0..64u32 {
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let p = seed & !(1 << sq);
+                let o = !p & !(1 << sq);
+                assert_eq!(last_flips(p, sq), flips(p, o, sq).count_ones(), "{p:#x} {sq}");
+                assert_eq!(last_flips(o, sq), flips(o, p, sq).count_ones(), "{o:#x} {sq}");
             }
         }
     }
