@@ -33,7 +33,7 @@ use std::cell::RefCell;
 use ply::SolverBudget;
 
 use crate::board::ReversiState;
-use crate::movegen::{mobility64, neighbours, othello_flips, OTHELLO_INTERIOR};
+use crate::movegen::{mobility64, neighbours, othello_flips, OTHELLO_INTERIOR, RAYS};
 
 /// At and below this many empty squares the empty squares are tried in parity order without
 /// generating moves (ordering by mobility costs more than it saves so near the end).
@@ -193,7 +193,7 @@ impl Solver<'_, '_> {
         }
         let alpha_before = alpha;
         let mut order = [0u32; 64];
-        let count = fastest_first(p, o, moves, &mut order);
+        let count = by_order_key(p, o, moves, &mut order);
         if let Some(h) = hint {
             if let Some(i) = order[..count].iter().position(|&sq| sq == h) {
                 order[..=i].rotate_right(1);
@@ -364,24 +364,13 @@ fn last_flips(p: u64, sq: u32) -> u32 {
     )
 }
 
-/// The two diagonals through each square (rising with the column, then falling), the square
-/// itself included.
+/// The two diagonals through each square (rising with the column, then falling), from the
+/// move generator's rays.
 const LINES: [[u64; 2]; 64] = {
     let mut t = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut s: usize = 0;
-        while s < 64 {
-            let (r2, c2) = ((s / 8) as i32, (s % 8) as i32);
-            if r2 - c2 == r - c {
-                t[sq][0] |= 1 << s;
-            }
-            if r2 + c2 == r + c {
-                t[sq][1] |= 1 << s;
-            }
-            s += 1;
-        }
+        t[sq] = [RAYS[sq][3] | RAYS[sq][7], RAYS[sq][1] | RAYS[sq][5]];
         sq += 1;
     }
     t
@@ -422,7 +411,7 @@ const LINE_FLIPS: [[u8; 256]; 8] = {
 
 /// Writes the moves into `order`, best first by [`order_key`], then squares in quadrants with
 /// an odd number of empty squares first; returns how many.
-fn fastest_first(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
+fn by_order_key(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
     let odd = odd_quadrants(!(p | o));
     let mut count = 0;
     while moves != 0 {

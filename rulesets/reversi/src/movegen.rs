@@ -41,7 +41,7 @@ pub(crate) fn mobility64(p: u64, o: u64, empty: u64, n: u32, interior: u64) -> u
 /// For every square and each of the eight directions, the squares along the ray from it to
 /// the edge (the square itself excluded). Directions 0-3 run to higher bit indices, 4-7 to
 /// lower ones.
-const RAYS: [[u64; 8]; 64] = {
+pub(crate) const RAYS: [[u64; 8]; 64] = {
     const STEPS: [(i32, i32); 8] =
         [(0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)];
     let mut rays = [[0u64; 8]; 64];

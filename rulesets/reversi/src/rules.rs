@@ -664,8 +664,8 @@ impl Game for Reversi {
         !self.is_othello()
     }
 
-    /// On the 2-player 8x8 board, Edax's fast ordering ([`crate::endgame::order_key`]), which
-    /// breaks the ties of fastest-first; elsewhere the evaluation.
+    /// On the 2-player 8x8 board, Edax's fast ordering ([`crate::endgame::order_key`]: the
+    /// opponent's replies first, so Othello needs no fastest-first); elsewhere the evaluation.
     fn solve_order(
         &self,
         _state: &ReversiState,
