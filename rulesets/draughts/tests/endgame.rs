@@ -52,7 +52,13 @@ fn three_piece_tables_are_consistent_and_agree_with_alpha_beta() {
             checked += 1;
             if let Verdict::Win(n) = v {
                 wins += 1;
-                if n <= 7 && game.outcome(&state).is_none() && game.count_moves(&state) > 1 {
+                // Every 25th win up to 7 plies is searched (about 800 positions): all of
+                // them would take a minute of a debug build.
+                if n <= 7
+                    && wins % 25 == 0
+                    && game.outcome(&state).is_none()
+                    && game.count_moves(&state) > 1
+                {
                     // Plain alpha-beta to that depth finds the same win...
                     let plain = AlphaBeta::new()
                         .choose(&game, Position::new(&state), &Budget::depth(n))
@@ -69,7 +75,7 @@ fn three_piece_tables_are_consistent_and_agree_with_alpha_beta() {
             }
         }
     }
-    assert!(checked > 10_000 && wins > 1000 && searched > 100, "{checked} {wins} {searched}");
+    assert!(checked > 10_000 && wins > 1000 && searched > 500, "{checked} {wins} {searched}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
