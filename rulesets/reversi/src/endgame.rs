@@ -34,6 +34,7 @@ use ply::SolverBudget;
 
 use crate::board::ReversiState;
 use crate::movegen::{mobility64, neighbours, othello_flips, OTHELLO_INTERIOR, RAYS};
+use crate::stability::stable_discs;
 
 /// At and below this many empty squares the empty squares are tried in parity order without
 /// generating moves (ordering by mobility costs more than it saves so near the end).
@@ -164,6 +165,9 @@ impl Solver<'_, '_> {
         if n <= PARITY_EMPTIES {
             return shallow(p, o, alpha, beta, passed, self.b);
         }
+        if let Some(bound) = stability_cutoff(p, o, alpha, n) {
+            return bound;
+        }
         let moves = moves_of(p, o);
         if moves == 0 {
             if passed {
@@ -266,6 +270,9 @@ fn shallow(
     if (empty & empty.wrapping_sub(1)).count_ones() == 1 {
         return last_two(p, o, alpha, beta, passed, b);
     }
+    if let Some(bound) = stability_cutoff(p, o, alpha, empty.count_ones()) {
+        return bound;
+    }
     let odd = odd_quadrants(empty);
     let mut best = i32::MIN;
     for set in [empty & odd, empty & !odd] {
@@ -295,6 +302,26 @@ fn shallow(
         return -shallow(o, p, -beta, -alpha, true, b);
     }
     best
+}
+
+/// The lowest `alpha` at which counting stable discs is worth its cost, by empty squares
+/// (Edax's `NWS_STABILITY_THRESHOLD`; 99: never).
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
+/// The stability cutoff: with the opponent's stable discs the mover ends at most
+/// `64 - 2 * stable` ahead; that bound when it lies at or below `alpha` (an upper bound,
+/// fail-soft), tried only where `alpha` is high enough for it to be likely.
+#[inline(always)]
+pub fn stability_cutoff(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[empties as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// The margin with two empty squares, fail-soft inside `(alpha, beta)`.
@@ -557,6 +584,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_stability_cutoff_bounds_the_value_from_above() {
+        let mut cuts = 0;
+        for empties in 4..=9 {
+            for (p, o) in random_positions(empties, 40) {
+                let exact = minimax(p, o, false);
+                for alpha in [STABILITY_THRESHOLD[empties as usize], 40, 63] {
+                    if let Some(bound) = stability_cutoff(p, o, alpha, empties) {
+                        assert!(bound <= alpha && exact <= bound, "{p:#x} {o:#x}: {bound}");
+                        cuts += 1;
+                    }
+                }
+            }
+        }
+        assert!(cuts > 0);
     }
 
     #[test]

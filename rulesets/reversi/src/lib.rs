@@ -119,6 +119,7 @@ pub mod net;
 mod notation;
 mod perft;
 mod rules;
+pub mod stability;
 
 pub use board::{ReversiMove, ReversiState};
 pub use error::Error;

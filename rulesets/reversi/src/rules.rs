@@ -626,7 +626,8 @@ impl Game for Reversi {
 
     /// Othello positions with at most [`Reversi::with_endgame_empties`] empty squares (12 by
     /// default), solved by [`crate::endgame::solve`]; with [`Reversi::with_margin_bounds`],
-    /// any window outside the final margin's range.
+    /// any window outside the final margin's range, and above those empty squares any window
+    /// above the bound the opponent's stable discs set ([`crate::endgame::stability_cutoff`]).
     #[inline]
     fn solve_endgame(
         &self,
@@ -651,8 +652,13 @@ impl Game for Reversi {
             return None;
         }
         let (p, o) = crate::endgame::bitboards(state)?;
-        if (!(p | o)).count_ones() > self.endgame_empties {
-            return None;
+        let empties = (!(p | o)).count_ones();
+        if empties > self.endgame_empties {
+            // Above the solver, the opponent's stable discs may still bound the value.
+            return match self.margin_bounds {
+                true => crate::endgame::stability_cutoff(p, o, alpha, empties).map(Solved::Margin),
+                false => None,
+            };
         }
         crate::endgame::solve(p, o, alpha, beta, budget).map(Solved::Margin)
     }
