@@ -10,7 +10,9 @@
 //! Edax's fast ordering above [`PARITY_EMPTIES`] empty squares ([`order_key`]: the move that
 //! leaves the opponent the fewest replies first) and by quadrant parity at and below it
 //! (squares in regions with an odd number of empties first); the last empty square is scored
-//! by counting its flips with table lookups, without generating moves.
+//! by counting its flips with table lookups, without generating moves. From 4 empty squares up
+//! a window above what the opponent's stable discs allow is answered at once
+//! ([`stability_cutoff`]).
 //!
 //! ```
 //! use ply::Notation;

@@ -93,8 +93,8 @@
 //!
 //! - [`perft_fast()`]: Othello perft on bare bitboards, the speed baseline beside
 //!   `ply::perft` (which counts like the published table for Reversi).
-//! - [`endgame`]: exact Othello endgames on bare bitboards (fastest-first and parity
-//!   ordering), which alpha-beta consults through [`ply::Game::solve_endgame`] for the last
+//! - [`endgame`]: exact Othello endgames on bare bitboards (Edax's fast ordering, parity
+//!   ordering and stability cutoff, with [`stability`]'s count of stable discs), which alpha-beta consults through [`ply::Game::solve_endgame`] for the last
 //!   [`Reversi::ENDGAME_EMPTIES`] empty squares.
 //! - [`eval`]: evaluations for 2 and N players (mobility, corners, stability, parity).
 //! - [`marathon`]: the TopCoder MultiplayerReversi contest: weight-greedy opponents, the
