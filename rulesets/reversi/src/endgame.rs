@@ -100,6 +100,17 @@ fn flips_near(p: u64, o: u64, sq: u32) -> u64 {
 const QUADRANTS: [u64; 4] =
     [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
 
+/// The quadrant of each square, as the quadrant's squares.
+const QUADRANT_OF: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = QUADRANTS[(sq / 32) * 2 + (sq % 8) / 4];
+        sq += 1;
+    }
+    t
+};
+
 /// The mover's and the opponent's discs of a 2-player 8x8 position; `None` for any other
 /// board.
 pub fn bitboards(state: &ReversiState) -> Option<(u64, u64)> {
@@ -165,8 +176,12 @@ impl Solver<'_, '_> {
             return last_square(p, o, empty.trailing_zeros(), self.b);
         }
         if n <= PARITY_EMPTIES {
-            return shallow(p, o, alpha, beta, passed, self.b);
+            return shallow(p, o, alpha, beta, passed, odd_quadrants(empty), self.b);
         }
+        // The table's entry is read first, so that its fetch from memory overlaps the work
+        // before it is used (Edax prefetches it).
+        let index = slot(p, o);
+        let entry = (n >= TABLE_EMPTIES).then(|| self.table[index]);
         if let Some(bound) = stability_cutoff(p, o, alpha, n) {
             return bound;
         }
@@ -178,9 +193,7 @@ impl Solver<'_, '_> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         let mut hint = None;
-        let index = slot(p, o);
-        if n >= TABLE_EMPTIES {
-            let e = self.table[index];
+        if let Some(e) = entry {
             if e.p == p && e.o == o {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta {
@@ -198,8 +211,8 @@ impl Solver<'_, '_> {
             }
         }
         let alpha_before = alpha;
-        let mut order = [0u32; 64];
-        let count = by_order_key(p, o, moves, &mut order);
+        let (mut order, mut flipped) = ([0u32; 64], [0u64; 64]);
+        let count = by_order_key(p, o, moves, &mut order, &mut flipped);
         if let Some(h) = hint {
             if let Some(i) = order[..count].iter().position(|&sq| sq == h) {
                 order[..=i].rotate_right(1);
@@ -208,7 +221,7 @@ impl Solver<'_, '_> {
         let mut best = i32::MIN;
         let mut best_square = order[0];
         for (k, &sq) in order[..count].iter().enumerate() {
-            let f = flips(p, o, sq);
+            let f = flipped[sq as usize];
             let (np, no) = (p | f | 1 << sq, o & !f);
             let v = if k == 0 {
                 -self.search(no, np, -beta, -alpha, false)
@@ -250,13 +263,15 @@ impl Solver<'_, '_> {
 
 /// The last few empty squares (2 to [`PARITY_EMPTIES`]): plain alpha-beta over the empty
 /// squares in parity order, a square being a move when it flips something, without
-/// generating moves or using the table.
+/// generating moves or using the table. `odd` is the quadrants holding an odd number of empty
+/// squares, kept up to date move by move.
 fn shallow(
     p: u64,
     o: u64,
     mut alpha: i32,
     beta: i32,
     passed: bool,
+    odd: u64,
     b: &mut SolverBudget<'_>,
 ) -> i32 {
     if b.visit() {
@@ -275,7 +290,6 @@ fn shallow(
     if let Some(bound) = stability_cutoff(p, o, alpha, empty.count_ones()) {
         return bound;
     }
-    let odd = odd_quadrants(empty);
     let mut best = i32::MIN;
     for set in [empty & odd, empty & !odd] {
         let mut squares = set;
@@ -286,7 +300,8 @@ fn shallow(
             if f == 0 {
                 continue;
             }
-            let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, b);
+            let odd = odd ^ QUADRANT_OF[sq as usize];
+            let v = -shallow(o & !f, p | f | 1 << sq, -beta, -alpha, false, odd, b);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -301,7 +316,7 @@ fn shallow(
         if passed {
             return final_margin(p, o);
         }
-        return -shallow(o, p, -beta, -alpha, true, b);
+        return -shallow(o, p, -beta, -alpha, true, odd, b);
     }
     best
 }
@@ -439,14 +454,22 @@ const LINE_FLIPS: [[u8; 256]; 8] = {
 };
 
 /// Writes the moves into `order`, best first by [`order_key`], then squares in quadrants with
-/// an odd number of empty squares first; returns how many.
-fn by_order_key(p: u64, o: u64, mut moves: u64, order: &mut [u32; 64]) -> usize {
+/// an odd number of empty squares first, and each move's flips into `flipped` by its square;
+/// returns how many.
+fn by_order_key(
+    p: u64,
+    o: u64,
+    mut moves: u64,
+    order: &mut [u32; 64],
+    flipped: &mut [u64; 64],
+) -> usize {
     let odd = odd_quadrants(!(p | o));
     let mut count = 0;
     while moves != 0 {
         let sq = moves.trailing_zeros();
         moves &= moves - 1;
         let f = flips(p, o, sq);
+        flipped[sq as usize] = f;
         let even = u32::from(odd >> sq & 1 == 0);
         // The key above the square's 6 bits: ties keep the squares' order.
         order[count] = (order_key(p | f | 1 << sq, o & !f) << 7) | even << 6 | sq;
@@ -612,6 +635,14 @@ mod tests {
             let mut budget = SolverBudget::new(&stop);
             assert_eq!(solve(p, o, -64, 64, &mut budget), None);
             assert!(budget.stopped() && budget.nodes() >= 4096);
+        }
+    }
+
+    #[test]
+    fn each_square_lies_in_its_quadrant() {
+        for sq in 0..64 {
+            let q = QUADRANT_OF[sq];
+            assert!(QUADRANTS.contains(&q) && q >> sq & 1 == 1, "{sq}");
         }
     }
 
