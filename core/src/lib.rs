@@ -50,6 +50,7 @@ pub mod files;
 mod game;
 pub mod games;
 pub mod lines;
+mod memory;
 pub mod pack;
 pub mod perft;
 pub mod picture;

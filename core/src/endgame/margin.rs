@@ -140,7 +140,7 @@ impl<G: MarginIndex> MarginTable<G> {
             set: game.margin_set(),
             max_count,
             offsets,
-            gains: (0..entries).map(|_| AtomicI8::new(UNKNOWN)).collect(),
+            gains: crate::memory::huge_page_vec(entries, || AtomicI8::new(UNKNOWN)),
             game: PhantomData,
         })
     }
@@ -262,6 +262,19 @@ impl<G: MarginIndex> MarginTable<G> {
         let at = self.offsets[count as usize] + game.index(state);
         let g = self.gains.get(at as usize)?.load(Ordering::Relaxed);
         (g != UNKNOWN).then_some(i32::from(g))
+    }
+
+    /// Starts fetching `state`'s entry from memory (where its count is in the table), for a
+    /// [`MarginTable::gain`] or [`MarginTable::margin`] soon after.
+    #[inline]
+    pub fn prefetch(&self, game: &G, state: &G::State) {
+        let count = game.count(state);
+        if count <= self.max_count {
+            let at = self.offsets[count as usize] + game.index(state);
+            if let Some(g) = self.gains.get(at as usize) {
+                crate::memory::prefetch(g);
+            }
+        }
     }
 
     /// The margin `state`'s moves imply from the table: the end of the game's margin, or the

@@ -10,8 +10,12 @@
 //! - a two-tier table of proven bounds (a slot kept for the costliest proof beside one always
 //!   replaced), shared without locks by every thread, its margins kept less what the position
 //!   has banked ([`Game::solve_banked`]: Kalah's stores) so that such positions share entries;
-//! - enhanced transposition cutoffs (a move whose position the table holds above the window
-//!   cuts without a search), a win at once found before any other move is searched;
+//! - enhanced transposition cutoffs in a proof's first plies (a move whose position the table
+//!   holds above the window cuts without a search), a win at once found before any other move
+//!   is searched;
+//! - reads from memory started early: as a position's moves are generated, their table
+//!   entries and what the game's endgame answer will read ([`Game::solve_prefetch`]) are
+//!   fetched together;
 //! - move ordering from the table's best move, the game's order key of each move
 //!   ([`Game::solve_order`], by default its evaluation; near the root, where the game asks, a
 //!   short search over the evaluation, [`Game::solve_lookahead`]) and a history of cutoffs;

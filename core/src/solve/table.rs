@@ -86,10 +86,7 @@ impl ProofTable {
     /// A table of at most `mib` MiB (at least one bucket).
     pub fn with_mib(mib: usize) -> ProofTable {
         let count = ((mib << 20) / BUCKET_BYTES).max(1);
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
-        huge_pages::advise(buckets.spare_capacity_mut());
-        buckets.resize_with(count, Bucket::default);
-        ProofTable { buckets }
+        ProofTable { buckets: crate::memory::huge_page_vec(count, Bucket::default) }
     }
 
     /// The bytes the table holds.
@@ -100,6 +97,12 @@ impl ProofTable {
     fn bucket(&self, key: u64) -> &[Slot; 2] {
         let index = (u128::from(key) * self.buckets.len() as u128) >> 64;
         &self.buckets[index as usize].0
+    }
+
+    /// Starts fetching `key`'s bucket from memory, for a probe soon after.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// What the table knows of `key`.
@@ -136,34 +139,6 @@ impl ProofTable {
             _ => deep.write(key, entry),
         }
     }
-}
-
-/// Backing the table with the system's large pages: every probe is a random access, and with
-/// 4 KiB pages nearly every one also misses the address translation cache.
-mod huge_pages {
-    /// Asks Linux to back `memory` (not yet touched) with transparent huge pages (2 MiB), where
-    /// the system allows them on request (`/sys/kernel/mm/transparent_hugepage/enabled` set to
-    /// `madvise` or `always`); elsewhere, and where the request fails, nothing changes.
-    #[cfg(target_os = "linux")]
-    #[allow(unsafe_code)] // The workspace's one system call without a safe wrapper in std.
-    pub fn advise<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
-        const PAGE: usize = 4096;
-        let start = memory.as_mut_ptr() as usize;
-        let end = start + std::mem::size_of_val(memory);
-        let first = start.next_multiple_of(PAGE);
-        if end > first {
-            // SAFETY: `[first, end)` lies inside `memory`, an allocation the caller owns for
-            // the whole call; MADV_HUGEPAGE changes how the kernel backs those pages, never
-            // their contents, and a failure (its return value) leaves them as they were.
-            unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-
-    /// Other systems keep their default pages.
-    #[cfg(not(target_os = "linux"))]
-    pub fn advise<T>(_memory: &mut [std::mem::MaybeUninit<T>]) {}
 }
 
 #[cfg(test)]

@@ -580,6 +580,15 @@ impl Game for Kalah {
         own[..self.pits].iter().filter(|&&s| s > 0).count() as u64
     }
 
+    /// Starts fetching `state`'s seed-table entry, where the table ([`Kalah::with_table`])
+    /// holds it.
+    #[inline]
+    fn solve_prefetch(&self, state: &KalahState) {
+        if let Some(table) = &self.table {
+            table.prefetch(state);
+        }
+    }
+
     /// The final margin lies within the store difference plus or minus the seeds left in
     /// the houses: when that range already falls outside `(alpha, beta)` its near end is
     /// the fail-soft answer. A [`SeedTable`] ([`Kalah::with_table`], and the one of

@@ -231,6 +231,12 @@ impl SeedTable {
         game.pits() == self.rules.pits() && game.capture() == self.rules.capture()
     }
 
+    /// Starts fetching `state`'s entry from memory, for a [`SeedTable::margin`] soon after.
+    #[inline]
+    pub fn prefetch(&self, state: &KalahState) {
+        self.margins.prefetch(&self.rules, state);
+    }
+
     /// The exact final margin of `state` for the side to move under perfect play, if it has
     /// at most [`SeedTable::max_seeds`] seeds in its houses.
     #[inline]
