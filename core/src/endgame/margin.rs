@@ -23,7 +23,7 @@
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU32, AtomicU64, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -180,7 +180,12 @@ impl<G: MarginIndex> MarginTable<G> {
         progress: &mut dyn FnMut(u32, u64),
     ) -> Result<Self, MarginError> {
         let table = MarginTable::empty(game, max_count)?;
-        for k in 0..=max_count {
+        let kept = (0..=max_count).take_while(|&k| table.file(dir, k).exists()).count() as u32;
+        table.read_counts(dir, kept, threads)?;
+        for k in 0..kept {
+            progress(k, table.offsets[k as usize + 1]);
+        }
+        for k in kept..=max_count {
             let path = table.file(dir, k);
             if path.exists() {
                 table.read_count(&path, k)?;
@@ -199,11 +204,12 @@ impl<G: MarginIndex> MarginTable<G> {
     /// # Errors
     /// [`MarginError::File`] when a file is missing or damaged, [`MarginError::Mismatch`]
     /// when it is another game's or count's.
+    ///
+    /// The counts are separate files, read on every core.
     pub fn open(game: &G, dir: &Path, max_count: u32) -> Result<Self, MarginError> {
         let table = MarginTable::empty(game, max_count)?;
-        for k in 0..=max_count {
-            table.read_count(&table.file(dir, k), k)?;
-        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        table.read_counts(dir, max_count + 1, threads)?;
         Ok(table)
     }
 
@@ -460,6 +466,33 @@ impl<G: MarginIndex> MarginTable<G> {
     }
 
     /// Reads count `k`'s entries from `path`.
+    /// Reads the files of counts `0..counts` on `threads` threads, each reading and inflating
+    /// one count at a time, the largest first; the first error stops them.
+    fn read_counts(&self, dir: &Path, counts: u32, threads: usize) -> Result<(), MarginError> {
+        let threads = threads.clamp(1, counts.max(1) as usize);
+        // How many counts have been taken, largest first; past every count once one failed.
+        let taken = AtomicU32::new(0);
+        let read = || -> Result<(), MarginError> {
+            loop {
+                let i = taken.fetch_add(1, Ordering::Relaxed);
+                let Some(k) = counts.checked_sub(i + 1) else { return Ok(()) };
+                if let Err(e) = self.read_count(&self.file(dir, k), k) {
+                    taken.store(counts, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(read)).collect();
+            let mut result = read();
+            for h in others {
+                let r = h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                result = result.and(r);
+            }
+            result
+        })
+    }
+
     fn read_count(&self, path: &Path, k: u32) -> Result<(), MarginError> {
         let file = read_table(path)?;
         let size = self.offsets[k as usize + 1] - self.offsets[k as usize];
@@ -560,7 +593,12 @@ mod tests {
         let built = MarginTable::build(&game, 9, 1, &mut |_, _| {}).unwrap();
         assert!(built.save(&dir).unwrap() > 0);
         assert_eq!(MarginTable::<CoinRow>::counts_in(&game, &dir), Some(9));
+        // Read on every core, each count into its own range: every entry as built.
         let read = MarginTable::open(&game, &dir, 9).unwrap();
+        let gains = |t: &MarginTable<CoinRow>| {
+            t.gains.iter().map(|g| g.load(Ordering::Relaxed)).collect::<Vec<_>>()
+        };
+        assert_eq!(gains(&read), gains(&built));
         let start = game.initial_state();
         assert_eq!(read.margin(&game, &start), built.margin(&game, &start));
         assert_eq!(
@@ -573,8 +611,9 @@ mod tests {
         std::fs::remove_file(set.join("count-9.plyegdb")).unwrap();
         assert_eq!(MarginTable::<CoinRow>::counts_in(&game, &dir), Some(8));
         let mut seen = Vec::new();
-        let resumed = MarginTable::build_in(&game, 9, 1, &dir, &mut |k, _| seen.push(k)).unwrap();
+        let resumed = MarginTable::build_in(&game, 9, 2, &dir, &mut |k, _| seen.push(k)).unwrap();
         assert_eq!(seen, (0..=9).collect::<Vec<_>>());
+        assert_eq!(gains(&resumed), gains(&built));
         assert_eq!(resumed.margin(&game, &start), built.margin(&game, &start));
 
         // A damaged byte is caught by the checksum.
