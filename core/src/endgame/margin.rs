@@ -167,8 +167,8 @@ impl<G: MarginIndex> MarginTable<G> {
     }
 
     /// [`MarginTable::build`] keeping its files in `dir` (the set's subdirectory of it): the
-    /// counts already there are read back (checked), the others computed and written, so a
-    /// build that stops goes on where it stopped.
+    /// counts already there are read back (checked; those from 0 on, on `threads` threads),
+    /// the others computed and written, so a build that stops goes on where it stopped.
     ///
     /// # Errors
     /// As [`MarginTable::build`] and [`MarginTable::open`].
@@ -199,13 +199,12 @@ impl<G: MarginIndex> MarginTable<G> {
     }
 
     /// Reads the table of every count up to `max_count` from `dir` (the set's
-    /// subdirectory of it), checking each file's checksum, set, count and size.
+    /// subdirectory of it), checking each file's checksum, set, count and size. The counts
+    /// are separate files, read on every core.
     ///
     /// # Errors
     /// [`MarginError::File`] when a file is missing or damaged, [`MarginError::Mismatch`]
     /// when it is another game's or count's.
-    ///
-    /// The counts are separate files, read on every core.
     pub fn open(game: &G, dir: &Path, max_count: u32) -> Result<Self, MarginError> {
         let table = MarginTable::empty(game, max_count)?;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -465,7 +464,6 @@ impl<G: MarginIndex> MarginTable<G> {
         }
     }
 
-    /// Reads count `k`'s entries from `path`.
     /// Reads the files of counts `0..counts` on `threads` threads, each reading and inflating
     /// one count at a time, the largest first; the first error stops them.
     fn read_counts(&self, dir: &Path, counts: u32, threads: usize) -> Result<(), MarginError> {
@@ -493,6 +491,7 @@ impl<G: MarginIndex> MarginTable<G> {
         })
     }
 
+    /// Reads count `k`'s entries from `path`.
     fn read_count(&self, path: &Path, k: u32) -> Result<(), MarginError> {
         let file = read_table(path)?;
         let size = self.offsets[k as usize + 1] - self.offsets[k as usize];

@@ -5,6 +5,9 @@
 //! and the key xor the data, so a reader that sees a torn write finds a key that does not
 //! match and ignores it. Bounds are facts, so a lost update only loses information; a store
 //! for a key already present narrows its bounds instead of replacing them.
+//!
+//! The buckets lie on 2 MiB pages where the system allows ([`crate::memory`]), and the
+//! prover fetches a bucket ahead of its probe ([`ProofTable::prefetch`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
