@@ -8,11 +8,12 @@
 //!
 //! [`Network`] is the trainable form in `f32` (`tune train` fits it and writes it with
 //! [`Network::to_bytes`]); [`QuantNet`] is the form searches use: every weight an integer,
-//! activations in `0..=256`, 16-bit weights and 32-bit sums in loops of lengths known at
-//! compile time (the first layer padded to 128, 256, 512 or 1024 units), which the compiler
-//! vectorises at full width; the later layers keep their weights in input pairs for
-//! multiply-add instructions (AVX2 where the CPU has it, checked at run time). [`NetEval`]
-//! keeps each thread's last first layer and updates it by the inputs that changed.
+//! activations in `0..=256`, 16-bit weights, 16-bit first-layer sums and 32-bit later ones,
+//! in loops of lengths known at compile time (the first layer padded to 128, 256, 512 or 1024
+//! units), which the compiler vectorises at full width; the later layers keep their weights
+//! in input pairs for multiply-add instructions (AVX2 where the CPU has it, checked at run
+//! time). [`NetEval`] keeps two first layers per thread and updates the nearer by the inputs
+//! that changed.
 //!
 //! ```
 //! use ply::eval::net::{NetEval, NetInputs, Network};
@@ -79,6 +80,20 @@ pub trait NetInputs<G: Game>: Clone + Send + Sync + 'static {
     /// input at most once, each below [`NetInputs::inputs`]), and returns the phase bucket
     /// (below [`NetInputs::buckets`]).
     fn active(&self, game: &G, state: &G::State, sink: &mut impl FnMut(usize)) -> usize;
+
+    /// [`NetInputs::active`] as bits: sets bit `i % 64` of word `i / 64` of `bits` (zero on
+    /// entry) for each active input `i`, and returns the bucket; what [`NetEval`] reads for
+    /// inputs of at most [`INCREMENTAL_INPUTS`]. By default from [`NetInputs::active`]; a
+    /// game whose inputs are bitboards may fill the words at once ([`put_set`]), with the
+    /// same bits.
+    #[inline]
+    fn active_bits(&self, game: &G, state: &G::State, bits: &mut InputBits) -> usize {
+        self.active(game, state, &mut |k| {
+            if let Some(word) = bits.get_mut(k / 64) {
+                *word |= 1 << (k % 64);
+            }
+        })
+    }
 
     /// Whether these inputs describe `game` (its board size, its player count): inputs
     /// made for one board say nothing about another. [`NetOr`] evaluates with its network
@@ -448,8 +463,11 @@ const OUTPUT: &str = "output layer";
 pub(super) const WIDTHS: [usize; 4] = [128, 256, 512, MAX_HIDDEN];
 
 /// A network in integers, for search: weights times 256 (16-bit), biases times 256 (first
-/// layer) or 65,536 (later layers), activations clipped to `0..=256`, first-layer sums in
-/// 32 bits.
+/// layer) or 65,536 (later layers), activations clipped to `0..=256`. The first layer's sums
+/// are 16-bit: its weights and biases are times 256 where every unit's could sum to at most
+/// `i16::MAX` whatever the inputs, else times the largest power of two below 256 for which
+/// they can (a coarser first layer only for networks that need it; the shipped ones all fit at
+/// 256), and its activations are scaled back to `0..=256`.
 #[derive(Clone, Debug)]
 pub struct QuantNet {
     /// This network's number in the process, which the evaluation's per-thread first layer
@@ -460,9 +478,11 @@ pub struct QuantNet {
     /// The first layer's width padded to one of [`WIDTHS`].
     width: usize,
     buckets: usize,
+    /// The first layer's weights and biases are times `ONE >> shift`.
+    shift: u32,
     /// First layer: one row of `width` weights per input.
     w1: Vec<i16>,
-    b1: Vec<i32>,
+    b1: Vec<i16>,
     /// Second layer per bucket, in input pairs ([`in_pairs`]): `WIDTH * width` weights.
     w2: Vec<i16>,
     b2: Vec<i32>,
@@ -504,9 +524,10 @@ impl QuantNet {
     /// The integer form of `net`.
     ///
     /// # Errors
-    /// If the network's arrays do not match its sizes, a weight of the first three layers
-    /// is 128 or over in magnitude (they are 16-bit), or some unit's weights and bias could
-    /// sum past the 32-bit range whatever the inputs ([`NetError::OutOfRange`]: checked
+    /// If the network's arrays do not match its sizes, a weight of the second or third layer
+    /// is 128 or over in magnitude (they are 16-bit), a first-layer unit's weights and bias
+    /// could sum past the 16-bit range even at the coarsest scale (times 1), or a later
+    /// unit's past the 32-bit range, whatever the inputs ([`NetError::OutOfRange`]: checked
     /// for every unit of every layer, so that no evaluation overflows).
     pub fn new(net: &Network) -> Result<QuantNet, NetError> {
         let (h, buckets) = (net.hidden, net.buckets);
@@ -551,6 +572,31 @@ impl QuantNet {
                 })
                 .collect()
         };
+        // The first layer at the finest scale whose sums fit 16 bits.
+        let (w1, b1) = (pad(&net.w1), pad(&net.b1));
+        let first = |shift: u32| -> Result<(Vec<i16>, Vec<i16>), NetError> {
+            let scale = (ONE >> shift) as f32;
+            let (w, b) = (q(FIRST, &w1, scale)?, q(FIRST, &b1, scale)?);
+            let sums = first_layer_sums(&w, &b);
+            match sums.iter().enumerate().find(|&(_, &s)| s > i64::from(i16::MAX)) {
+                None => Ok((narrow(FIRST, w)?, narrow(FIRST, b)?)),
+                Some((unit, total)) => Err(NetError::OutOfRange {
+                    layer: FIRST,
+                    detail: format!(
+                        "unit {unit}'s bias and weights can sum to {total} times {scale} (over {})",
+                        i16::MAX
+                    ),
+                }),
+            }
+        };
+        let mut shift = 0;
+        let (w1, b1) = loop {
+            match first(shift) {
+                Ok(layer) => break layer,
+                Err(e) if shift == ONE.trailing_zeros() => return Err(e),
+                Err(_) => shift += 1,
+            }
+        };
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let (one, two) = (ONE as f32, (ONE * ONE) as f32);
         let quant = QuantNet {
@@ -559,8 +605,9 @@ impl QuantNet {
             hidden: h,
             width,
             buckets,
-            w1: narrow(FIRST, q(FIRST, &pad(&net.w1), one)?)?,
-            b1: q(FIRST, &pad(&net.b1), one)?,
+            shift,
+            w1,
+            b1,
             w2: by_bucket(&narrow(SECOND, q(SECOND, &pad(&net.w2), one)?)?, width),
             b2: q(SECOND, &net.b2, two)?,
             w3: by_bucket(&narrow(THIRD, q(THIRD, &net.w3, one)?)?, WIDTH),
@@ -572,9 +619,9 @@ impl QuantNet {
         Ok(quant)
     }
 
-    /// Checks that no sum of an evaluation can leave the 32-bit range: for each unit, its
-    /// bias plus the largest its inputs can add (every input of the first layer active;
-    /// activations at most [`ONE`] in the later layers).
+    /// Checks that no sum of the later layers can leave the 32-bit range: for each unit, its
+    /// bias plus the largest its inputs can add (activations at most [`ONE`]); the first
+    /// layer's are checked against the 16-bit range as it is built.
     fn check_sums(&self) -> Result<(), NetError> {
         let over = |layer: &'static str,
                     unit: usize,
@@ -594,10 +641,6 @@ impl QuantNet {
             }
         };
         let w = self.width;
-        for unit in 0..w {
-            let column = &mut self.w1.iter().skip(unit).step_by(w).map(|&x| i64::from(x));
-            over(FIRST, unit, self.b1[unit], column, 1)?;
-        }
         let one = i64::from(ONE);
         // The later layers are stored in input pairs: the weights into output `o` of a bucket
         // are at `2o` and `2o + 1` of each of its pairs.
@@ -632,57 +675,65 @@ impl QuantNet {
         self.width
     }
 
+    /// The first layer's scale: its weights and biases are times `256 >> shift` (0 for
+    /// every network whose first-layer sums fit 16 bits at 256).
+    pub fn first_layer_shift(&self) -> u32 {
+        self.shift
+    }
+
     /// Starts the first layer's sums in `acc` ([`QuantNet::width`] long) at its biases.
-    pub fn start(&self, acc: &mut [i32]) {
+    pub fn start(&self, acc: &mut [i16]) {
         acc.copy_from_slice(&self.b1);
     }
 
     /// Adds active input `i` to the first layer's sums `acc` ([`QuantNet::width`] long; an
     /// input out of range is ignored).
-    pub fn add_input(&self, acc: &mut [i32], i: usize) {
+    pub fn add_input(&self, acc: &mut [i16], i: usize) {
         with_width!(self.width, N => self.add::<N>(sized_mut(acc), i));
     }
 
     /// Takes active input `i` out of the first layer's sums `acc` ([`QuantNet::width`] long;
     /// an input out of range is ignored).
-    pub fn remove_input(&self, acc: &mut [i32], i: usize) {
+    pub fn remove_input(&self, acc: &mut [i16], i: usize) {
         with_width!(self.width, N => self.remove::<N>(sized_mut(acc), i));
     }
 
     /// The output, in units of `1 / 65536` log-odds, from the first layer's sums `acc`
     /// ([`QuantNet::width`] long) and the later layers of `bucket` (the last bucket for one
     /// out of range).
-    pub fn finish(&self, acc: &[i32], bucket: usize) -> i32 {
+    pub fn finish(&self, acc: &[i16], bucket: usize) -> i32 {
         with_width!(self.width, N => self.finish_in::<N>(sized(acc), bucket))
     }
 
-    /// [`QuantNet::add_input`] at padded width `N`.
+    /// [`QuantNet::add_input`] at padded width `N`. No sum can overflow: the layer was built
+    /// so that no unit's bias and weights sum past `i16::MAX` in magnitude.
     #[inline]
-    fn add<const N: usize>(&self, acc: &mut [i32; N], i: usize) {
+    fn add<const N: usize>(&self, acc: &mut [i16; N], i: usize) {
         if let Some(row) = self.w1.as_chunks::<N>().0.get(i) {
             for (a, &w) in acc.iter_mut().zip(row) {
-                *a += i32::from(w);
+                *a += w;
             }
         }
     }
 
     /// [`QuantNet::remove_input`] at padded width `N`.
     #[inline]
-    fn remove<const N: usize>(&self, acc: &mut [i32; N], i: usize) {
+    fn remove<const N: usize>(&self, acc: &mut [i16; N], i: usize) {
         if let Some(row) = self.w1.as_chunks::<N>().0.get(i) {
             for (a, &w) in acc.iter_mut().zip(row) {
-                *a -= i32::from(w);
+                *a -= w;
             }
         }
     }
 
     /// [`QuantNet::finish`] at padded width `N`.
     #[inline]
-    fn finish_in<const N: usize>(&self, acc: &[i32; N], bucket: usize) -> i32 {
+    fn finish_in<const N: usize>(&self, acc: &[i16; N], bucket: usize) -> i32 {
         // Each array is taken whole (one bounds check, not one per element).
+        let (one, shift) = ((ONE >> self.shift) as i16, self.shift);
         let mut h1 = [0i16; N];
         for (h, &a) in h1.iter_mut().zip(acc) {
-            *h = a.clamp(0, ONE) as i16;
+            *h = a.clamp(0, one) << shift;
         }
         let bucket = bucket.min(self.buckets - 1);
         let mut s2 = self.b2.as_chunks::<WIDTH>().0[bucket];
@@ -705,13 +756,25 @@ fn by_bucket(rows: &[i16], inputs: usize) -> Vec<i16> {
     rows.chunks_exact(WIDTH * inputs).flat_map(|bucket| in_pairs::<WIDTH>(bucket, inputs)).collect()
 }
 
+/// Each first-layer unit's bias plus all its weights, in magnitude: the most its sum can
+/// reach whatever the inputs (`w` one row of `b.len()` weights per input).
+fn first_layer_sums(w: &[i32], b: &[i32]) -> Vec<i64> {
+    let mut sums: Vec<i64> = b.iter().map(|&b| i64::from(b).abs()).collect();
+    for row in w.chunks_exact(b.len()) {
+        for (s, &w) in sums.iter_mut().zip(row) {
+            *s += i64::from(w).abs();
+        }
+    }
+    sums
+}
+
 /// `acc` as an array of `N` (the padded width the network was built with).
-pub(super) fn sized<const N: usize>(acc: &[i32]) -> &[i32; N] {
+pub(super) fn sized<const N: usize, T>(acc: &[T]) -> &[T; N] {
     acc.try_into().expect("first-layer sums as long as the network's padded width")
 }
 
 /// `acc` as an array of `N`, to change.
-pub(super) fn sized_mut<const N: usize>(acc: &mut [i32]) -> &mut [i32; N] {
+pub(super) fn sized_mut<const N: usize, T>(acc: &mut [T]) -> &mut [T; N] {
     acc.try_into().expect("first-layer sums as long as the network's padded width")
 }
 
@@ -777,42 +840,136 @@ impl<I> NetEval<I> {
 /// it by the inputs that changed; wider input sets are summed afresh every time.
 pub const INCREMENTAL_INPUTS: usize = 256;
 
-/// Active inputs as bits, for networks of at most [`INCREMENTAL_INPUTS`] inputs.
-type InputBits = [u64; INCREMENTAL_INPUTS / 64];
+/// Active inputs as bits (input `i` is bit `i % 64` of word `i / 64`), for networks of at
+/// most [`INCREMENTAL_INPUTS`] inputs.
+pub type InputBits = [u64; INCREMENTAL_INPUTS / 64];
 
-/// One thread's last evaluated first layer: the network, its active inputs and its sums.
-struct LastLayer {
+/// Sets in `bits` the inputs `offset + j` for each bit `j` of `set` (a set of at most 64
+/// inputs: a bitboard); bits past the last word are dropped.
+///
+/// ```
+/// use ply::eval::net::put_set;
+///
+/// let mut bits = [0; 4];
+/// put_set(&mut bits, 60, 0b1011);
+/// assert_eq!(bits, [(1 << 60) | (1 << 61) | (1 << 63), 0, 0, 0]);
+/// put_set(&mut bits, 126, 0b111);
+/// assert_eq!(bits[1..3], [3 << 62, 1]);
+/// ```
+#[inline]
+pub fn put_set(bits: &mut InputBits, offset: usize, set: u64) {
+    let spread = u128::from(set) << (offset % 64);
+    if let Some(word) = bits.get_mut(offset / 64) {
+        *word |= spread as u64;
+    }
+    if let Some(word) = bits.get_mut(offset / 64 + 1) {
+        *word |= (spread >> 64) as u64;
+    }
+}
+
+/// How many first layers each thread keeps: an evaluation starts from the one whose inputs
+/// differ least from its own. The inputs are seen from the player to move, so a position and
+/// its child share few of them; two layers and more keep both players' recent positions.
+const KEPT_LAYERS: usize = 2;
+
+/// One first layer that a thread keeps: the network, its active inputs, its sums and when it
+/// was last used.
+struct KeptLayer {
     net: u64,
     active: InputBits,
-    sums: Vec<i32>,
+    sums: Vec<i16>,
+    used: u64,
+}
+
+impl KeptLayer {
+    const EMPTY: KeptLayer =
+        KeptLayer { net: 0, active: [0; INCREMENTAL_INPUTS / 64], sums: Vec::new(), used: 0 };
+}
+
+/// A thread's kept first layers ([`KEPT_LAYERS`]) and the count of evaluations that used them.
+struct KeptLayers {
+    layers: [KeptLayer; KEPT_LAYERS],
+    clock: u64,
 }
 
 thread_local! {
-    static LAST_LAYER: RefCell<LastLayer> =
-        const { RefCell::new(LastLayer { net: 0, active: [0; INCREMENTAL_INPUTS / 64], sums: Vec::new() }) };
+    static KEPT: RefCell<KeptLayers> =
+        const { RefCell::new(KeptLayers { layers: [KeptLayer::EMPTY; KEPT_LAYERS], clock: 0 }) };
+}
+
+/// The first-layer sums that [`QuantNet::apply`] brings up to date at once: eight 256-bit
+/// vectors of 16 sums, which stay in registers while every changed input's weights are
+/// added.
+const SPAN: usize = 128;
+
+/// The number of set bits.
+fn count(bits: &InputBits) -> u32 {
+    bits.iter().map(|w| w.count_ones()).sum()
 }
 
 impl QuantNet {
-    /// Brings `last`, the first layer of some position, to the one of `active` (at padded
-    /// width `N`): by the inputs that differ when they are fewer than those active, else
-    /// summed afresh.
-    fn update<const N: usize>(&self, last: &mut LastLayer, active: &InputBits) {
-        let count = |bits: &InputBits| bits.iter().map(|w| w.count_ones()).sum::<u32>();
-        let changed: InputBits = std::array::from_fn(|k| last.active[k] ^ active[k]);
-        if last.net != self.id || last.sums.len() != N || count(&changed) >= count(active) {
-            last.net = self.id;
-            last.sums.resize(N, 0);
-            let sums = sized_mut::<N>(&mut last.sums);
-            self.start(sums);
-            for_each_bit(active, |i| self.add(sums, i));
-        } else {
-            let sums = sized_mut::<N>(&mut last.sums);
-            let gone: InputBits = std::array::from_fn(|k| changed[k] & last.active[k]);
-            let came: InputBits = std::array::from_fn(|k| changed[k] & active[k]);
-            for_each_bit(&gone, |i| self.remove(sums, i));
-            for_each_bit(&came, |i| self.add(sums, i));
+    /// Takes the inputs `gone` out of the first-layer sums `sums` (at padded width `N`) and
+    /// adds the inputs `came`, [`SPAN`] sums at a time (each read and written once, however
+    /// many inputs changed).
+    #[inline]
+    fn apply<const N: usize>(&self, sums: &mut [i16; N], gone: &InputBits, came: &InputBits) {
+        let rows = self.w1.as_chunks::<N>().0;
+        for (c, span) in sums.as_chunks_mut::<SPAN>().0.iter_mut().enumerate() {
+            let mut s = *span;
+            for_each_bit(gone, |i| {
+                if let Some(row) = rows.get(i) {
+                    for (s, &w) in s.iter_mut().zip(&row.as_chunks::<SPAN>().0[c]) {
+                        *s -= w;
+                    }
+                }
+            });
+            for_each_bit(came, |i| {
+                if let Some(row) = rows.get(i) {
+                    for (s, &w) in s.iter_mut().zip(&row.as_chunks::<SPAN>().0[c]) {
+                        *s += w;
+                    }
+                }
+            });
+            *span = s;
         }
-        last.active = *active;
+    }
+
+    /// The first layer of `active` (at padded width `N`), from the kept layer whose inputs
+    /// differ least, updated by those inputs when they are fewer than the active ones, else
+    /// summed afresh in the layer used longest ago.
+    fn update<'a, const N: usize>(
+        &self,
+        kept: &'a mut KeptLayers,
+        active: &InputBits,
+    ) -> &'a [i16; N] {
+        kept.clock += 1;
+        let distance: [u32; KEPT_LAYERS] = std::array::from_fn(|k| {
+            let layer = &kept.layers[k];
+            match layer.net == self.id && layer.sums.len() == N {
+                true => count(&std::array::from_fn(|w| layer.active[w] ^ active[w])),
+                false => u32::MAX,
+            }
+        });
+        let nearest = (0..KEPT_LAYERS).min_by_key(|&k| distance[k]).unwrap_or(0);
+        let layer = if distance[nearest] < count(active) {
+            let layer = &mut kept.layers[nearest];
+            let gone: InputBits = std::array::from_fn(|w| layer.active[w] & !active[w]);
+            let came: InputBits = std::array::from_fn(|w| active[w] & !layer.active[w]);
+            self.apply(sized_mut::<N, _>(&mut layer.sums), &gone, &came);
+            layer
+        } else {
+            let oldest = (0..KEPT_LAYERS).min_by_key(|&k| kept.layers[k].used).unwrap_or(0);
+            let layer = &mut kept.layers[oldest];
+            layer.net = self.id;
+            layer.sums.resize(N, 0);
+            let sums = sized_mut::<N, _>(&mut layer.sums);
+            self.start(sums);
+            self.apply(sums, &[0; INCREMENTAL_INPUTS / 64], active);
+            layer
+        };
+        layer.active = *active;
+        layer.used = kept.clock;
+        sized(&layer.sums)
     }
 }
 
@@ -838,28 +995,19 @@ impl<I> NetEval<I> {
     {
         let net = &*self.net;
         if net.inputs > INCREMENTAL_INPUTS {
-            let mut sums = [0i32; N];
+            let mut sums = [0i16; N];
             net.start(&mut sums);
             let bucket = self.inputs.active(game, state, &mut |i| net.add(&mut sums, i));
             return net.finish_in(&sums, bucket);
         }
         let mut active: InputBits = [0; INCREMENTAL_INPUTS / 64];
-        let bucket = self.inputs.active(game, state, &mut |k| {
-            if k < net.inputs {
-                active[k / 64] |= 1 << (k % 64);
-            }
-        });
-        LAST_LAYER.with(|last| match last.try_borrow_mut() {
-            Ok(mut last) => {
-                net.update::<N>(&mut last, &active);
-                net.finish_in(sized::<N>(&last.sums), bucket)
-            }
+        let bucket = self.inputs.active_bits(game, state, &mut active);
+        KEPT.with(|kept| match kept.try_borrow_mut() {
+            Ok(mut kept) => net.finish_in(net.update::<N>(&mut kept, &active), bucket),
             // Not reached: an evaluation does not call another.
             Err(_) => {
-                let mut fresh =
-                    LastLayer { net: 0, active: [0; INCREMENTAL_INPUTS / 64], sums: Vec::new() };
-                net.update::<N>(&mut fresh, &active);
-                net.finish_in(sized::<N>(&fresh.sums), bucket)
+                let mut fresh = KeptLayers { layers: [KeptLayer::EMPTY; KEPT_LAYERS], clock: 0 };
+                net.finish_in(net.update::<N>(&mut fresh, &active), bucket)
             }
         })
     }
@@ -1027,15 +1175,20 @@ mod tests {
         };
         // A 16-bit weight out of range.
         let mut net = Network::zeros(4, 8, 1);
-        net.w1[0] = 128.0;
-        assert_eq!(layer_of(&net), FIRST);
-        // First layer: 70,000 inputs of weight 127 can sum past 2^31 in one unit.
-        let mut net = Network::zeros(70_000, 1, 1);
+        net.w2[0] = 128.0;
+        assert_eq!(layer_of(&net), SECOND);
+        // First layer: 300 inputs of weight 127 can sum past 2^15 in one unit even at the
+        // coarsest scale (38,100 times 1); 250 fit there (31,750), and only there.
+        let mut net = Network::zeros(300, 1, 1);
         net.w1.iter_mut().for_each(|w| *w = 127.0);
         assert_eq!(layer_of(&net), FIRST);
-        net.w1.truncate(60_000);
-        net.inputs = 60_000;
-        assert!(QuantNet::new(&net).is_ok(), "60,000 x 127 x 256 fits");
+        net.w1.truncate(250);
+        net.inputs = 250;
+        assert_eq!(QuantNet::new(&net).map(|q| q.first_layer_shift()), Ok(8));
+        // A weight of 128 in a small first layer: at half the scale.
+        let mut net = Network::zeros(4, 8, 1);
+        net.w1[0] = 128.0;
+        assert_eq!(QuantNet::new(&net).map(|q| q.first_layer_shift()), Ok(1));
         // Second layer: 1,024 activations of 256 times a weight of 127.
         let mut net = Network::zeros(4, MAX_HIDDEN, 1);
         net.w2[..MAX_HIDDEN].iter_mut().for_each(|w| *w = 127.0);
@@ -1053,17 +1206,19 @@ mod tests {
         let mut net = Network::zeros(4, 8, 1);
         net.b4[0] = 1e6;
         assert_eq!(layer_of(&net), OUTPUT);
-        // At the edge of every limit: the evaluation's sums stay in range.
-        let inputs = 60_000;
+        // At the edge of every limit: the evaluation's sums stay in range (the first layer's
+        // 250 x 125 + 256 = 31,506 at the full scale).
+        let inputs = 250;
         let mut net = Network::zeros(inputs, 128, 1);
-        net.w1.iter_mut().for_each(|w| *w = 0.13);
+        net.w1.iter_mut().for_each(|w| *w = 0.49);
         net.b1.iter_mut().for_each(|b| *b = 1.0);
         net.w2.iter_mut().for_each(|w| *w = 127.0);
         net.b2.iter_mut().for_each(|b| *b = -10.0);
         net.w3.iter_mut().for_each(|w| *w = 127.0);
         net.w4.iter_mut().for_each(|w| *w = 250.0);
         let q = QuantNet::new(&net).expect("within every limit");
-        let mut acc = vec![0i32; q.width()];
+        assert_eq!(q.first_layer_shift(), 0);
+        let mut acc = vec![0i16; q.width()];
         q.start(&mut acc);
         (0..inputs).for_each(|i| q.add_input(&mut acc, i));
         let out = q.finish(&acc, 0);
@@ -1079,15 +1234,19 @@ mod tests {
         assert!(matches!(short, NetError::WrongLength { .. }), "{short}");
         assert!(Network::from_bytes(b"PLYNET0\0").is_err());
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        // First layers padded to 128 units and to 256, and one that fills its width.
-        for (hidden, width) in [(64, 128), (200, 256), (128, 128)] {
-            let net = Network::random(30, hidden, 3, 9 + hidden as u64);
+        // First layers padded to 128 units and to 256, one that fills its width, and one
+        // whose weights are too large for 16-bit sums at the full scale (a quarter of it).
+        for (hidden, width, large, shift) in
+            [(64, 128, 1.0, 0), (200, 256, 1.0, 0), (128, 128, 1.0, 0), (64, 128, 100.0, 2)]
+        {
+            let mut net = Network::random(30, hidden, 3, 9 + hidden as u64);
+            net.w1.iter_mut().chain(&mut net.b1).for_each(|w| *w *= large);
             let q = QuantNet::new(&net).unwrap();
-            assert_eq!((q.hidden(), q.width()), (hidden, width));
+            assert_eq!((q.hidden(), q.width(), q.first_layer_shift()), (hidden, width, shift));
             for _ in 0..200 {
                 let active: Vec<usize> = (0..30).filter(|_| rng.gen_bool(0.3)).collect();
                 let bucket = rng.gen_range(0..3);
-                let mut acc = vec![0i32; q.width()];
+                let mut acc = vec![0i16; q.width()];
                 q.start(&mut acc);
                 active.iter().for_each(|&i| q.add_input(&mut acc, i));
                 // An input added and taken out again changes nothing.
@@ -1152,7 +1311,7 @@ mod tests {
             let q = QuantNet::new(&net).unwrap();
             let mut seen = 0;
             visit_random_games(&game, 30, 9, 4, |state| {
-                let mut acc = vec![0i32; q.width()];
+                let mut acc = vec![0i16; q.width()];
                 q.start(&mut acc);
                 let bucket = squares.active(&game, state, &mut |i| q.add_input(&mut acc, i));
                 let fresh = (f64::from(q.finish(&acc, bucket)) * 100.0 / 65536.0).round() as i32;

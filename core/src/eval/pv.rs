@@ -714,7 +714,7 @@ impl<G: Game + Notation> PvModel<G> {
         batch.acc.resize(net.width, 0);
         batch.acc.copy_from_slice(&net.b1);
         with_width!(net.width, N => {
-            let acc = sized_mut::<N>(&mut batch.acc);
+            let acc = sized_mut::<N, _>(&mut batch.acc);
             for &i in &batch.active {
                 net.add::<N>(acc, i as usize);
             }

@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use ply::eval::net::{NetEval, NetInputs};
+use ply::eval::net::{put_set, InputBits, NetEval, NetInputs, INCREMENTAL_INPUTS};
 use ply::eval::Evaluator;
 use ply::{Game, Player};
 
@@ -91,10 +91,46 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
                 sink(set * squares + relative(sq));
             }
         }
-        // The starting pieces: three rows a side on 8x8, (size / 2 - 1) rows in general.
-        let start = squares - game.size();
-        (start.saturating_sub(pieces) * BUCKETS / start.max(1)).min(BUCKETS - 1)
+        bucket(game, pieces)
     }
+
+    /// The four sets as bitboards, White's turned by reversing its bits.
+    #[inline]
+    fn active_bits(
+        &self,
+        game: &EnglishCheckers,
+        state: &CheckersState,
+        bits: &mut InputBits,
+    ) -> usize {
+        let squares = game.squares();
+        if 4 * squares > INCREMENTAL_INPUTS {
+            return self.active(game, state, &mut |k| {
+                if let Some(word) = bits.get_mut(k / 64) {
+                    *word |= 1 << (k % 64);
+                }
+            });
+        }
+        let me = game.to_move(state).index();
+        // At most 64 squares here: the boards fit 64 bits.
+        let relative = |set: u128| match me {
+            0 => set as u64,
+            _ => (set as u64).reverse_bits() >> (64 - squares),
+        };
+        let (own, other, kings) =
+            (relative(state.pieces[me]), relative(state.pieces[me ^ 1]), relative(state.kings));
+        let sets = [own & !kings, own & kings, other & !kings, other & kings];
+        for (k, set) in sets.into_iter().enumerate() {
+            put_set(bits, k * squares, set);
+        }
+        bucket(game, (state.pieces[0] | state.pieces[1]).count_ones() as usize)
+    }
+}
+
+/// The phase bucket of a position with `pieces` on the board: the starting pieces (three rows
+/// a side on 8x8, `size / 2 - 1` rows in general) split into [`BUCKETS`] by those taken.
+fn bucket(game: &EnglishCheckers, pieces: usize) -> usize {
+    let start = game.squares() - game.size();
+    (start.saturating_sub(pieces) * BUCKETS / start.max(1)).min(BUCKETS - 1)
 }
 
 /// The network that `tune train` fitted on standard-rules self-play positions of the 8x8
@@ -191,5 +227,27 @@ mod tests {
         let ba = inputs.active(&game, &black, &mut |i| a.push(i));
         let bb = inputs.active(&game, &white, &mut |i| b.push(i));
         assert_eq!((a, ba), (b, bb));
+    }
+
+    #[test]
+    fn the_input_bits_are_the_active_inputs() {
+        // 8x8; 6x6 and 10x10, whose sets do not start on word boundaries; 16x16, whose 448
+        // inputs are listed one by one.
+        for size in [8, 6, 10, 16] {
+            let game = EnglishCheckers::new(size, Rules::Standard).unwrap();
+            let inputs = CheckersNetInputs::new(&game);
+            let seen = ply::testing::visit_random_games(&game, 10, 300, 5, |state| {
+                let mut listed = [0u64; 4];
+                let listed_bucket = inputs.active(&game, state, &mut |k| {
+                    if k < INCREMENTAL_INPUTS {
+                        listed[k / 64] |= 1 << (k % 64);
+                    }
+                });
+                let mut bits = [0u64; 4];
+                assert_eq!(inputs.active_bits(&game, state, &mut bits), listed_bucket);
+                assert_eq!(bits, listed, "{size}x{size}");
+            });
+            assert!(seen > 100);
+        }
     }
 }
