@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use ply::eval::net::{NetEval, NetInputs};
+use ply::eval::net::{put_set, InputBits, NetEval, NetInputs};
 use ply::eval::Evaluator;
 use ply::Player;
 
@@ -75,8 +75,43 @@ impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
                 sink(set * 50 + relative(square_of(bit)));
             }
         }
-        (40usize.saturating_sub(pieces) * BUCKETS / 40).min(BUCKETS - 1)
+        bucket(pieces)
     }
+
+    /// The four sets as 50-bit boards (the layout's ghost bits left out), Black's turned by
+    /// reversing their bits.
+    #[inline]
+    fn active_bits(
+        &self,
+        _game: &InternationalDraughts,
+        state: &DraughtsState,
+        bits: &mut InputBits,
+    ) -> usize {
+        let p = &state.pieces;
+        let (own, opp) = if state.white_to_move { (p.white, p.black) } else { (p.black, p.white) };
+        let relative = |board: u64| match state.white_to_move {
+            true => packed(board),
+            false => packed(board).reverse_bits() >> 14,
+        };
+        let (own, opp, kings) = (relative(own), relative(opp), relative(p.kings));
+        for (k, set) in
+            [own & !kings, own & kings, opp & !kings, opp & kings].into_iter().enumerate()
+        {
+            put_set(bits, k * 50, set);
+        }
+        bucket((p.white | p.black).count_ones() as usize)
+    }
+}
+
+/// The phase bucket of a position with `pieces` on the board.
+fn bucket(pieces: usize) -> usize {
+    (40usize.saturating_sub(pieces) * BUCKETS / 40).min(BUCKETS - 1)
+}
+
+/// A bitboard's squares as 50 bits, square `s` at bit `s - 1`: the layout's five groups of
+/// ten squares, each followed by a ghost bit, side by side.
+fn packed(board: u64) -> u64 {
+    (0..5).fold(0, |v, k| v | ((board >> (11 * k)) & 0x3ff) << (10 * k))
 }
 
 /// The network that `tune train` fitted on self-play positions (the command is in
@@ -153,5 +188,19 @@ mod tests {
         b.sort_unstable();
         assert_eq!((a, ba), (b, bb));
         assert_eq!(ba, 3);
+    }
+
+    #[test]
+    fn the_input_bits_are_the_active_inputs() {
+        let game = InternationalDraughts::new();
+        let seen = ply::testing::visit_random_games(&game, 10, 300, 5, |state| {
+            let mut listed = [0u64; 4];
+            let listed_bucket =
+                DraughtsNetInputs.active(&game, state, &mut |k| listed[k / 64] |= 1 << (k % 64));
+            let mut bits = [0u64; 4];
+            assert_eq!(DraughtsNetInputs.active_bits(&game, state, &mut bits), listed_bucket);
+            assert_eq!(bits, listed);
+        });
+        assert!(seen > 100);
     }
 }
