@@ -97,8 +97,11 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     // The learned evaluation plays +145 Elo over the hand-set one, and the network beats the
     // learned one by SPRT (BENCHMARKS.md), so specs without `eval=` use the network.
     // ProbCut wins with it (+32 Elo at 100 ms, BENCHMARKS.md), and late-move reductions
-    // with both (+50).
-    .engines("alphabeta:time=2s,probcut=50,lmr=true", "alphabeta:time=50ms,probcut=50,lmr=true")
+    // with both (+50), growing with depth and move number (+22).
+    .engines(
+        "alphabeta:time=2s,probcut=50,lmr=true,lmrlog=1.25",
+        "alphabeta:time=50ms,probcut=50,lmr=true,lmrlog=1.25",
+    )
     .evaluator("classic", ply_draughts::eval::Classic)
     .evaluator("material", ply_draughts::eval::Material)
     .evaluator("learned", ply_draughts::learned())
@@ -440,6 +443,20 @@ mod tests {
                 assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{rules}: {text}");
                 assert_eq!(spec.reuse.unwrap_or(false), shipped.keep_tt, "{rules}: {text}");
             }
+        }
+    }
+
+    #[test]
+    fn the_draughts_engine_specs_search_as_the_shipped_engine() {
+        let shipped = ply_draughts::engine::options();
+        let info = international_draughts().info().clone();
+        let (engine_spec, batch) = info.engines_for(&options(None, None, None));
+        for text in [engine_spec, batch] {
+            let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
+            assert_eq!(spec.probcut, Some(shipped.probcut), "{text}");
+            assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{text}");
+            assert_eq!(spec.lmr_log.unwrap_or(0.0), shipped.lmr_log, "{text}");
+            assert_eq!(spec.probcut_ratio.unwrap_or(0.0), shipped.probcut_ratio, "{text}");
         }
     }
 

@@ -559,8 +559,65 @@ fn probcut_keeps_proven_results_and_prunes() {
 }
 
 #[test]
+fn probcut_in_proportion_keeps_proven_results_and_prunes() {
+    pruning_keeps_proven_results_and_prunes("ProbCut in proportion", |o, margin| {
+        (o.probcut, o.probcut_ratio) = (margin, 0.4);
+    });
+}
+
+#[test]
 fn futility_keeps_proven_results_and_prunes() {
     pruning_keeps_proven_results_and_prunes("futility pruning", |o, margin| o.futility = margin);
+}
+
+/// Late-move reductions that grow with depth and move number keep proven results and search
+/// fewer nodes than the fixed rule.
+#[test]
+fn growing_reductions_keep_proven_results_and_reduce_more() {
+    let with = |lmr_log: f64| {
+        AlphaBeta::with_options(AlphaBetaOptions {
+            tt_mb: 1,
+            lmr: true,
+            lmr_log,
+            ..AlphaBetaOptions::default()
+        })
+    };
+    let c4 = ConnectFour::standard();
+    let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
+    assert_eq!(choose(&mut with(1.0), &c4, &s, &Budget::depth(6)), Value::Win(3));
+    let ttt = TicTacToe;
+    let s = ttt.parse_state("x.x.o.x.o").unwrap();
+    assert_eq!(choose(&mut with(1.0), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
+    let start = c4.initial_state();
+    let nodes = |mut engine: AlphaBeta| {
+        engine.choose(&c4, Position::new(&start), &Budget::depth(12)).unwrap().nodes
+    };
+    let (fixed, growing) = (nodes(with(0.0)), nodes(with(1.0)));
+    assert!(growing < fixed, "growing reductions searched {growing} nodes, the fixed rule {fixed}");
+}
+
+/// Reducing moves into loud positions too keeps proven results and searches fewer nodes than
+/// reducing only moves into quiet ones (a quarter of the hash game's positions are loud).
+#[test]
+fn reductions_of_loud_moves_keep_proven_results_and_reduce_more() {
+    let with = |lmr_loud: bool| {
+        AlphaBeta::with_options(AlphaBetaOptions {
+            tt_mb: 1,
+            lmr: true,
+            lmr_loud,
+            ..AlphaBetaOptions::default()
+        })
+    };
+    let ttt = TicTacToe;
+    let s = ttt.parse_state("x.x.o.x.o").unwrap();
+    assert_eq!(choose(&mut with(true), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
+    let game = HashGame::new(7, 30);
+    let start = game.initial_state();
+    let nodes = |mut engine: AlphaBeta| {
+        engine.choose(&game, Position::new(&start), &Budget::depth(14)).unwrap().nodes
+    };
+    let (quiet, loud) = (nodes(with(false)), nodes(with(true)));
+    assert!(loud < quiet, "reducing loud moves searched {loud} nodes, quiet ones only {quiet}");
 }
 
 /// A search cut short after a root move that beat the previous best still reports that

@@ -554,6 +554,15 @@ impl AgentSpec {
                 if let Some(m) = self.futility {
                     options.futility = m;
                 }
+                if let Some(d) = self.lmr_log {
+                    options.lmr_log = d;
+                }
+                if let Some(b) = self.lmr_loud {
+                    options.lmr_loud = b;
+                }
+                if let Some(r) = self.probcut_ratio {
+                    options.probcut_ratio = r;
+                }
                 let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {
                     a = a.with_tt_mb(mb);

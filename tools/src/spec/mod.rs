@@ -206,6 +206,14 @@ key_table! {
     lmr: bool = "lmr" "BOOL", read values::boolean, write values::display,
         expected "true or false",
         help "late-move reductions", default "false";
+    /// Late-move reductions growing with depth and move number ([`AlphaBetaOptions::lmr_log`](ply::search::alphabeta::AlphaBetaOptions::lmr_log); 0 is the fixed rule).
+    lmr_log: f64 = "lmrlog" "D", read values::margin, write values::display,
+        expected "a divisor from 0 (the fixed rule) to 1000000, such as 2",
+        help "with lmr, reductions of ln(depth) ln(move) / D plies", default "0 (fixed)";
+    /// Late-move reductions of moves into loud positions too ([`AlphaBetaOptions::lmr_loud`](ply::search::alphabeta::AlphaBetaOptions::lmr_loud)).
+    lmr_loud: bool = "lmrloud" "BOOL", read values::boolean, write values::display,
+        expected "true or false",
+        help "with lmr, reduce moves the opponent answers with a capture too", default "false";
     /// Null-move pruning.
     null: bool = "null" "BOOL", read values::boolean, write values::display,
         expected "true or false",
@@ -226,6 +234,11 @@ key_table! {
     probcut: f64 = "probcut" "M", read values::margin, write values::display,
         expected "a margin from 0 (off) to 1000000, such as 50",
         help "ProbCut with margin M in evaluation units", default "0 (off)";
+    /// ProbCut in proportion to the depth ([`AlphaBetaOptions::probcut_ratio`](ply::search::alphabeta::AlphaBetaOptions::probcut_ratio); 0 is the fixed form).
+    probcut_ratio: f64 = "pcratio" "R", read values::fraction, write values::display,
+        expected "a fraction from 0 (the fixed form) up to 1, such as 0.4",
+        help "with probcut, its shallow search at R times the depth, margin M at 10 plies",
+        default "0 (3 plies shallower)";
     /// Alpha-beta's futility margin per ply ([`AlphaBetaOptions::futility`](ply::search::alphabeta::AlphaBetaOptions::futility); 0 is off).
     futility: f64 = "futility" "M", read values::margin, write values::display,
         expected "a margin from 0 (off) to 1000000, such as 100",
@@ -417,8 +430,8 @@ impl Algorithm {
     fn own_keys(self) -> &'static [&'static str] {
         match self {
             Algorithm::AlphaBeta => &[
-                "plain", "endgame", "lmr", "null", "iid", "ext", "threat", "probcut", "futility",
-                "reuse", "adapt", "egdb", "net", "weights",
+                "plain", "endgame", "lmr", "lmrlog", "lmrloud", "null", "iid", "ext", "threat",
+                "probcut", "pcratio", "futility", "reuse", "adapt", "egdb", "net", "weights",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "clock", "nodes", "c", "threads", "cutoff", "solver", "reuse",

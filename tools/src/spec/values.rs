@@ -143,6 +143,11 @@ pub(super) fn margin(text: &str) -> Option<f64> {
     text.parse().ok().filter(|m: &f64| m.is_finite() && (0.0..=1e6).contains(m))
 }
 
+/// A fraction from 0 up to, not including, 1.
+pub(super) fn fraction(text: &str) -> Option<f64> {
+    text.parse().ok().filter(|r: &f64| (0.0..1.0).contains(r))
+}
+
 /// A finite non-negative number.
 pub(super) fn non_negative(text: &str) -> Option<f64> {
     text.parse().ok().filter(|c: &f64| c.is_finite() && *c >= 0.0)

@@ -142,6 +142,15 @@ pub struct AlphaBetaOptions {
     /// shallower (two from the sixth move at 6 plies) with a null window, and again at full
     /// depth only if they beat alpha. Needs `pvs`.
     pub lmr: bool,
+    /// Late-move reductions that grow with the depth and the move's number (`lmr` on), 0 for
+    /// the fixed rule: the `k`-th move (from 1) at `depth` plies from the horizon is searched
+    /// `ln(depth) · ln(k) / lmr_log` plies shallower where that is more than `lmr`'s one or
+    /// two, keeping at least one ply.
+    pub lmr_log: f64,
+    /// Late-move reductions (`lmr` on) also for moves after which the opponent has a capture
+    /// or other loud reply ([`Game::is_quiet`] false), as Scan 2.0 reduces every move that is
+    /// not itself a capture; off, only moves into quiet positions are reduced.
+    pub lmr_loud: bool,
     /// Null-move pruning where the game allows it ([`Game::null_move`]): outside the principal
     /// variation, at 3 or more plies from the horizon, a quiet position whose evaluation is at
     /// least beta is cut off if passing, searched `2 + depth / 6` plies shallower, still
@@ -164,6 +173,11 @@ pub struct AlphaBetaOptions {
     /// failing low. The shallow search's value predicts the deep one's; the margin is how
     /// far apart they may be.
     pub probcut: f64,
+    /// ProbCut in proportion to the depth (Scan 2.0's form), 0 for the fixed form above: with
+    /// `probcut` on, at 3 or more plies from the horizon, the shallow search runs at `depth ·
+    /// probcut_ratio` plies (at least one), its margin grows with the depth (`probcut` at 10
+    /// plies), only a fail high cuts, and the shallow search tries no ProbCut of its own.
+    pub probcut_ratio: f64,
     /// Futility pruning margin per ply in evaluation units, 0 for off: outside the principal
     /// variation, at 1 or 2 plies from the horizon, in a quiet position whose evaluation
     /// plus the margin times those plies is at most alpha, the moves after the first that
@@ -205,11 +219,14 @@ impl Default for AlphaBetaOptions {
             repetition: true,
             fastest_first: false,
             lmr: false,
+            lmr_log: 0.0,
+            lmr_loud: false,
             null_move: false,
             iid: false,
             extensions: false,
             threats: false,
             probcut: 0.0,
+            probcut_ratio: 0.0,
             futility: 0.0,
             threads: 1,
             adaptive_time: true,
@@ -500,6 +517,7 @@ impl<E, I> AlphaBeta<E, I> {
             id,
             threads,
             done: &done_flag,
+            in_probcut: false,
         };
         let finish = |s: &Searcher<'_, G, E>, c: Option<Completed<G::Move, G::Score>>| {
             let depth = c.as_ref().map_or(0, |c| c.depth);
@@ -660,6 +678,8 @@ struct Searcher<'a, G: Game, E> {
     threads: usize,
     /// Set when one thread has the answer (see [`lazy_smp`]).
     done: &'a AtomicBool,
+    /// Inside a proportional ProbCut's shallow search ([`AlphaBetaOptions::probcut_ratio`]).
+    in_probcut: bool,
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
@@ -808,6 +828,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if alpha.is_proven() || beta.is_proven() {
             return None;
         }
+        if self.o.probcut_ratio > 0.0 {
+            return self.probcut_in_proportion(state, hash, depth, ply, qply, beta);
+        }
         let margin = self.o.probcut;
         let shallow = depth - PROBCUT_REDUCTION;
         let (_, high) = window(beta, 0.0, margin);
@@ -832,6 +855,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         None
+    }
+
+    /// ProbCut in proportion ([`AlphaBetaOptions::probcut_ratio`]): `Some(beta)` if a search
+    /// at `depth · ratio` plies, itself without ProbCut, reaches `beta` plus the depth's margin.
+    fn probcut_in_proportion(
+        &mut self,
+        state: &G::State,
+        hash: Option<u64>,
+        depth: u32,
+        ply: usize,
+        qply: u32,
+        beta: G::Score,
+    ) -> Option<G::Score> {
+        let shallow = ((f64::from(depth) * self.o.probcut_ratio) as u32).clamp(1, depth - 1);
+        let margin = self.o.probcut * f64::from(depth) / 10.0;
+        let (_, high) = window(beta, 0.0, margin);
+        if high >= inf::<G::Score>() || high.is_proven() {
+            return None;
+        }
+        let lo = -(-high).successor();
+        self.in_probcut = true;
+        let v = self.negamax(state, hash, shallow, ply, qply, lo, high);
+        self.in_probcut = false;
+        (!self.limits.aborted && v >= high).then_some(beta)
     }
 
     /// Futility pruning ([`AlphaBetaOptions::futility`]) at a node `depth` plies from the
@@ -1078,7 +1125,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 return G::Score::zero();
             }
         }
-        if self.o.probcut > 0.0 && depth >= PROBCUT_DEPTH && ply > 0 && !pv_node {
+        let probcut_depth = if self.o.probcut_ratio > 0.0 { 3 } else { PROBCUT_DEPTH };
+        if self.o.probcut > 0.0 && depth >= probcut_depth && ply > 0 && !pv_node && !self.in_probcut
+        {
             if let Some(v) = self.probcut(state, hash, depth, ply, qply, alpha, beta) {
                 return v;
             }
@@ -1172,8 +1221,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 } else {
                     // The null window (alpha, alpha + 1): is this move better than alpha?
                     let (lo, hi) = (alpha, alpha.successor());
-                    let r = if reduce && k >= 3 && !extended && game.is_quiet(child) {
-                        1 + u32::from(depth >= 6 && k >= 6)
+                    let r = if reduce
+                        && k >= 3
+                        && !extended
+                        && (self.o.lmr_loud || game.is_quiet(child))
+                    {
+                        let fixed = 1 + u32::from(depth >= 6 && k >= 6);
+                        match self.o.lmr_log > 0.0 {
+                            true => {
+                                let log = f64::from(depth).ln() * ((k + 1) as f64).ln();
+                                fixed.max((log / self.o.lmr_log) as u32).min(cd - 1)
+                            }
+                            false => fixed,
+                        }
                     } else {
                         0
                     };
