@@ -813,7 +813,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// ProbCut at a node `depth` plies from the horizon, outside the principal variation:
     /// `Some(beta)` if a search [`PROBCUT_REDUCTION`] plies shallower reaches `beta + margin`,
-    /// `Some(alpha)` if it stays at or below `alpha - margin`, else `None`.
+    /// `Some(alpha)` if it stays at or below `alpha - margin`, else `None`. In proportion
+    /// ([`AlphaBetaOptions::probcut_ratio`]) the search is at `depth · ratio` plies, itself
+    /// without ProbCut, its margin grows with the depth and only the fail high is tried.
     #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
@@ -828,15 +830,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if alpha.is_proven() || beta.is_proven() {
             return None;
         }
-        if self.o.probcut_ratio > 0.0 {
-            return self.probcut_in_proportion(state, hash, depth, ply, qply, beta);
-        }
-        let margin = self.o.probcut;
-        let shallow = depth - PROBCUT_REDUCTION;
+        let ratio = self.o.probcut_ratio;
+        let (shallow, margin) = match ratio > 0.0 {
+            true => (
+                ((f64::from(depth) * ratio) as u32).clamp(1, depth - 1),
+                self.o.probcut * f64::from(depth) / 10.0,
+            ),
+            false => (depth - PROBCUT_REDUCTION, self.o.probcut),
+        };
         let (_, high) = window(beta, 0.0, margin);
         if high < inf::<G::Score>() && !high.is_proven() {
             let lo = -(-high).successor();
+            self.in_probcut = ratio > 0.0;
             let v = self.negamax(state, hash, shallow, ply, qply, lo, high);
+            self.in_probcut = false;
             if self.limits.aborted {
                 return None;
             }
@@ -845,7 +852,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         let (low, _) = window(alpha, margin, 0.0);
-        if low > -inf::<G::Score>() && !low.is_proven() {
+        if ratio == 0.0 && low > -inf::<G::Score>() && !low.is_proven() {
             let v = self.negamax(state, hash, shallow, ply, qply, low, low.successor());
             if self.limits.aborted {
                 return None;
@@ -855,30 +862,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         None
-    }
-
-    /// ProbCut in proportion ([`AlphaBetaOptions::probcut_ratio`]): `Some(beta)` if a search
-    /// at `depth · ratio` plies, itself without ProbCut, reaches `beta` plus the depth's margin.
-    fn probcut_in_proportion(
-        &mut self,
-        state: &G::State,
-        hash: Option<u64>,
-        depth: u32,
-        ply: usize,
-        qply: u32,
-        beta: G::Score,
-    ) -> Option<G::Score> {
-        let shallow = ((f64::from(depth) * self.o.probcut_ratio) as u32).clamp(1, depth - 1);
-        let margin = self.o.probcut * f64::from(depth) / 10.0;
-        let (_, high) = window(beta, 0.0, margin);
-        if high >= inf::<G::Score>() || high.is_proven() {
-            return None;
-        }
-        let lo = -(-high).successor();
-        self.in_probcut = true;
-        let v = self.negamax(state, hash, shallow, ply, qply, lo, high);
-        self.in_probcut = false;
-        (!self.limits.aborted && v >= high).then_some(beta)
     }
 
     /// Futility pruning ([`AlphaBetaOptions::futility`]) at a node `depth` plies from the
