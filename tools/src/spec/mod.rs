@@ -872,6 +872,24 @@ mod tests {
             assert!(matches!(e, Err(SpecError::BadValue { key: "probcut", .. })), "{bad}: {e:?}");
         }
         assert!("mcts:probcut=50".parse::<AgentSpec>().is_err());
+        let s = spec("alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,probcut=50,pcratio=0.4");
+        assert_eq!((s.lmr_log, s.lmr_loud, s.probcut_ratio), (Some(1.25), Some(true), Some(0.4)));
+        assert_eq!(
+            s.to_string(),
+            "alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,probcut=50,pcratio=0.4"
+        );
+        for (bad, key) in [
+            ("alphabeta:pcratio=1", "pcratio"),
+            ("alphabeta:pcratio=-0.1", "pcratio"),
+            ("alphabeta:lmrlog=-1", "lmrlog"),
+            ("alphabeta:lmrloud=maybe", "lmrloud"),
+        ] {
+            let e = bad.parse::<AgentSpec>();
+            assert!(
+                matches!(e, Err(SpecError::BadValue { key: k, .. }) if k == key),
+                "{bad}: {e:?}"
+            );
+        }
         let s = spec("alphabeta:clock=60s+100ms,adapt=true");
         assert_eq!(
             (s.adapt, s.to_string().as_str()),
