@@ -1,7 +1,7 @@
 //! Alpha-beta: solved positions, agreement of every enhancement with plain minimax, budgets.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ply::games::{ConnectFour, ThreeHeaps, TicTacToe};
@@ -632,4 +632,44 @@ fn cut_short_search_keeps_the_line_of_its_best_move() {
         assert_eq!(r.pv.first(), Some(&r.best_move));
         assert!(r.pv.len() >= 2, "{nodes} nodes: {:?}", r.pv);
     }
+}
+
+/// The counts of a search add up: every kind of node is at most the nodes searched, together
+/// too; each pruning counts only when it is on, its cuts never past its tries; and they grow
+/// from one iteration to the next.
+#[test]
+fn search_counts_add_up_and_follow_the_options() {
+    let run = |options: AlphaBetaOptions| {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
+        let mut engine = AlphaBeta::with_options(options).with_info(Box::new(move |info| {
+            sink.lock().unwrap().push((info.nodes, info.counts));
+        }));
+        let game = HashGame::new(7, 30);
+        let report = engine.choose(&game, Position::new(&game.initial_state()), &Budget::depth(10));
+        let seen = seen.lock().unwrap().clone();
+        (report.unwrap().nodes, seen)
+    };
+    let plain = AlphaBetaOptions { tt_mb: 1, ..AlphaBetaOptions::default() };
+    let (nodes, iterations) = run(plain.clone());
+    assert_eq!(iterations.len(), 10);
+    for pair in iterations.windows(2) {
+        let ((n0, c0), (n1, c1)) = (pair[0], pair[1]);
+        assert!(n0 < n1 && c0.interior < c1.interior && c0.leaves < c1.leaves, "{c0:?} {c1:?}");
+    }
+    let (last_nodes, c) = *iterations.last().unwrap();
+    assert_eq!(last_nodes, nodes);
+    assert!(c.interior > 0 && c.leaves > 0 && c.quiescence > 0 && c.table_cuts > 0, "{c:?}");
+    assert!(c.interior + c.quiescence + c.leaves + c.solved <= nodes, "{c:?} of {nodes}");
+    assert!(c.first_cutoffs > 0 && c.first_cutoffs <= c.cutoffs, "{c:?}");
+    assert!(c.widened <= c.null_windows, "{c:?}");
+    assert_eq!((c.reduced, c.probcut_tries, c.null_tries, c.futile), (0, 0, 0, 0), "{c:?}");
+
+    let pruned = AlphaBetaOptions { lmr: true, probcut: 20.0, futility: 20.0, ..plain };
+    let (nodes, iterations) = run(pruned);
+    let c = iterations.last().unwrap().1;
+    assert!(c.reduced > 0 && c.reduced_again <= c.reduced, "{c:?}");
+    assert!(c.probcut_tries > 0 && c.probcut_cuts <= c.probcut_tries, "{c:?}");
+    assert!(c.futile > 0, "{c:?}");
+    assert!(c.interior + c.quiescence + c.leaves + c.solved <= nodes, "{c:?} of {nodes}");
 }

@@ -23,6 +23,49 @@ pub struct IterationInfo<'a, M> {
     pub elapsed: Duration,
     /// The principal variation, the best root move first.
     pub pv: &'a [M],
+    /// What the search did so far, node by kind (the alpha-beta search's main thread; all
+    /// zero for searches that do not count).
+    pub counts: SearchCounts,
+}
+
+/// What an alpha-beta search did, by kind of node and of decision, counted by its main thread
+/// from the start of the search: where its nodes went (interior, quiescence, leaves) and how
+/// often each pruning and re-search fired. `bench`'s `search_profile` prints them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounts {
+    /// Nodes with plies left to the horizon (a table probe, then moves searched).
+    pub interior: u64,
+    /// Nodes at the horizon searched on because they were not quiet (quiescence).
+    pub quiescence: u64,
+    /// Heuristic leaves: quiet positions at the horizon, evaluated.
+    pub leaves: u64,
+    /// Nodes answered by the transposition table.
+    pub table_cuts: u64,
+    /// Nodes answered by the game's own solver or the endgame tables.
+    pub solved: u64,
+    /// Null-move searches tried, and those that cut.
+    pub null_tries: u64,
+    /// Null-move searches that cut.
+    pub null_cuts: u64,
+    /// ProbCut's shallow searches tried (each node counts once).
+    pub probcut_tries: u64,
+    /// ProbCut's shallow searches that cut.
+    pub probcut_cuts: u64,
+    /// Moves searched first at a reduced depth (late-move reductions).
+    pub reduced: u64,
+    /// Reduced moves that reached alpha and were searched again at full depth.
+    pub reduced_again: u64,
+    /// Moves after the first searched with a null window (principal variation search).
+    pub null_windows: u64,
+    /// Null-window searches that fell inside the window and were searched again in full.
+    pub widened: u64,
+    /// Quiet moves skipped by futility pruning.
+    pub futile: u64,
+    /// Beta cutoffs in the move loop.
+    pub cutoffs: u64,
+    /// Beta cutoffs by the first move searched (the share of `cutoffs` is the ordering's
+    /// quality).
+    pub first_cutoffs: u64,
 }
 
 impl<'a, M> IterationInfo<'a, M> {
@@ -33,8 +76,9 @@ impl<'a, M> IterationInfo<'a, M> {
         nodes: u64,
         elapsed: Duration,
         pv: &'a [M],
+        counts: SearchCounts,
     ) -> Self {
-        IterationInfo { depth, seldepth, value, nodes, elapsed, pv }
+        IterationInfo { depth, seldepth, value, nodes, elapsed, pv, counts }
     }
 
     /// The principal variation, as the [`IterationInfo::pv`](#structfield.pv) field has it:

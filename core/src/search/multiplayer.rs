@@ -63,7 +63,9 @@ use crate::search::common::{
     helper_skips, inf, lazy_smp, terminal_score, value_of, Frame, Limits, MoveOrdering,
     Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
-use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, Publishing};
+use crate::search::info::{
+    InfoCallback, InfoSink, IterationInfo, NoInfo, Publishing, SearchCounts,
+};
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use crate::search::{root_moves, Agent, Budget, Position, Root, SearchError, SearchReport, Value};
 
@@ -528,6 +530,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 self.limits.nodes,
                 self.limits.elapsed(),
                 &pv,
+                SearchCounts::default(),
             ));
             self.root_hint = Some(best);
             done = Some(Iteration { best, value, pv, depth });

@@ -85,7 +85,9 @@ use crate::search::common::{
     MoveOrdering, Repetitions, TableSlot, ThreadResult, HASH_MOVE_KEY,
 };
 use crate::search::info::Publishing;
-pub use crate::search::info::{InfoCallback, InfoSink, IterationInfo, NoInfo, SameType};
+pub use crate::search::info::{
+    InfoCallback, InfoSink, IterationInfo, NoInfo, SameType, SearchCounts,
+};
 
 mod eval_cache;
 use eval_cache::EvalCache;
@@ -518,6 +520,7 @@ impl<E, I> AlphaBeta<E, I> {
             threads,
             done: &done_flag,
             in_probcut: false,
+            counts: SearchCounts::default(),
         };
         let finish = |s: &Searcher<'_, G, E>, c: Option<Completed<G::Move, G::Score>>| {
             let depth = c.as_ref().map_or(0, |c| c.depth);
@@ -680,6 +683,8 @@ struct Searcher<'a, G: Game, E> {
     done: &'a AtomicBool,
     /// Inside a proportional ProbCut's shallow search ([`AlphaBetaOptions::probcut_ratio`]).
     in_probcut: bool,
+    /// What this thread's search did, by kind ([`IterationInfo::counts`]).
+    counts: SearchCounts,
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
@@ -744,6 +749,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 self.limits.nodes,
                 self.limits.elapsed(),
                 &c.pv,
+                self.counts,
             ));
             if o.adaptive_time && self.id == 0 && depth > 1 {
                 let changed = done.as_ref().is_some_and(|d| d.best != best);
@@ -799,6 +805,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
         let reduced = depth.saturating_sub(3 + depth / 6);
         let hash = game.hash(&child);
+        self.counts.null_tries += 1;
         self.null_path[ply + 1] = true;
         // The null window just below beta: does passing still reach beta?
         let lo = -(-beta).successor();
@@ -807,6 +814,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.limits.aborted || s < beta {
             return None;
         }
+        self.counts.null_cuts += 1;
         // A proven score from a position after a pass proves nothing about this one.
         Some(if s.is_proven() { beta } else { s })
     }
@@ -831,6 +839,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return None;
         }
         let ratio = self.o.probcut_ratio;
+        self.counts.probcut_tries += 1;
         let (shallow, margin) = match ratio > 0.0 {
             true => (
                 ((f64::from(depth) * ratio) as u32).clamp(1, depth - 1),
@@ -848,6 +857,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 return None;
             }
             if v >= high {
+                self.counts.probcut_cuts += 1;
                 return Some(beta);
             }
         }
@@ -858,6 +868,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 return None;
             }
             if v <= low {
+                self.counts.probcut_cuts += 1;
                 return Some(alpha);
             }
         }
@@ -1031,6 +1042,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 return terminal_score(&o, mover, ply, self.o.margin_scores);
             }
             if let Some(v) = self.solved_by_game(state, ply, alpha, beta) {
+                self.counts.solved += 1;
                 return v;
             }
             let quiet = game.is_quiet(state);
@@ -1049,8 +1061,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 || quiet
             {
                 self.heuristic += 1;
+                self.counts.leaves += 1;
                 return self.evaluate(state, hash);
             }
+            self.counts.quiescence += 1;
+        } else {
+            self.counts.interior += 1;
         }
         let heuristic_before = self.heuristic;
         let alpha_before = alpha;
@@ -1072,6 +1088,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         if e.heuristic {
                             self.heuristic += 1;
                         }
+                        self.counts.table_cuts += 1;
                         return s;
                     }
                 }
@@ -1084,6 +1101,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 if self.limits.aborted {
                     return v;
                 }
+                self.counts.solved += 1;
                 if let (Some(key), Some(tt)) = (tt_key, self.tt) {
                     let bound = if v >= beta {
                         Bound::Lower
@@ -1186,6 +1204,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 if bound > best {
                     best = bound;
                 }
+                self.counts.futile += 1;
                 continue;
             }
             let child_hash = game.hash(&child);
@@ -1221,13 +1240,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         0
                     };
                     let mut s = alpha.successor();
+                    self.counts.null_windows += 1;
                     if r > 0 {
+                        self.counts.reduced += 1;
                         s = self.child_value(mover, child, child_hash, cd - r, next, cq, lo, hi);
+                        self.counts.reduced_again += u64::from(s > alpha);
                     }
                     if s > alpha && !self.limits.aborted {
                         s = self.child_value(mover, child, child_hash, cd, next, cq, lo, hi);
                     }
                     if s > alpha && s < beta && !self.limits.aborted {
+                        self.counts.widened += 1;
                         self.child_value(mover, child, child_hash, cd, next, cq, alpha, beta)
                     } else {
                         s
@@ -1258,6 +1281,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     self.root_line.clone_from(&head[0]);
                 }
                 if alpha >= beta {
+                    self.counts.cutoffs += 1;
+                    self.counts.first_cutoffs += u64::from(k == 0);
                     let mk = if history { game.move_key(state, mv) } else { 0 };
                     self.ordering.cutoff(ply, mv, seat, mk, depth);
                     if history {
