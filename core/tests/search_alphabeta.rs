@@ -620,6 +620,35 @@ fn reductions_of_loud_moves_keep_proven_results_and_reduce_more() {
     assert!(loud < quiet, "reducing loud moves searched {loud} nodes, quiet ones only {quiet}");
 }
 
+/// Reducing from the second move outside the principal variation (`lmr_first` 1, as Scan
+/// 2.0 does) keeps proven results and searches fewer nodes than from the fourth.
+#[test]
+fn earlier_reductions_keep_proven_results_and_reduce_more() {
+    let with = |lmr_first: usize| {
+        AlphaBeta::with_options(AlphaBetaOptions {
+            tt_mb: 1,
+            lmr: true,
+            lmr_first,
+            ..AlphaBetaOptions::default()
+        })
+    };
+    let ttt = TicTacToe;
+    let s = ttt.parse_state("x.x.o.x.o").unwrap();
+    assert_eq!(choose(&mut with(1), &ttt, &s, &Budget::depth(9)), Value::Loss(2));
+    let c4 = ConnectFour::standard();
+    let s = c4.parse_state("......./......./......./......./.oo..../.xx....").unwrap();
+    assert_eq!(choose(&mut with(1), &c4, &s, &Budget::depth(6)), Value::Win(3));
+    let start = c4.initial_state();
+    let nodes = |mut engine: AlphaBeta| {
+        engine.choose(&c4, Position::new(&start), &Budget::depth(12)).unwrap().nodes
+    };
+    let (fourth, second) = (nodes(with(3)), nodes(with(1)));
+    assert!(
+        second < fourth,
+        "reducing from the second move searched {second} nodes, from the fourth {fourth}"
+    );
+}
+
 /// A search cut short after a root move that beat the previous best still reports that
 /// move's line (an engine proposes its second move as the reply to ponder on).
 #[test]

@@ -13,7 +13,8 @@
 //!     --positions positions.txt --ms 1000
 //! ```
 //!
-//! `--sample N` takes `N` positions from games of the engine at depth 4 against itself after
+//! `--spec alphabeta:probcut=50,lmr=true,lmrfirst=1` searches with those options instead of
+//! the shipped engine's (on the same network). `--sample N` takes `N` positions from games of the engine at depth 4 against itself after
 //! six seeded random plies (four from each game, at plies 20, 30, 40 and 50, where the side
 //! to move has a choice); `--print` writes them, one a line, instead of searching them.
 
@@ -30,6 +31,7 @@ use ply::search::{Agent, Budget, Position};
 use ply::{Game, MoveList, Notation};
 use ply_checkers::{EnglishCheckers, Rules};
 use ply_draughts::InternationalDraughts;
+use ply_tools::spec::{AgentSpec, Algorithm};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -58,6 +60,10 @@ struct Args {
     /// Nodes a position, instead of a time.
     #[arg(long)]
     nodes: Option<u64>,
+    /// The search's options as an alpha-beta agent spec (`alphabeta:probcut=50,lmr=true,...`)
+    /// instead of the shipped engine's; the evaluation stays the engine's network.
+    #[arg(long)]
+    spec: Option<AgentSpec>,
 }
 
 /// The plies of a sampled game at which a position is taken.
@@ -217,6 +223,13 @@ fn run<G: Game + Notation, E: Evaluator<G> + Clone>(
     game: &G,
     mut engine: AlphaBeta<E>,
 ) -> Result<(), String> {
+    if let Some(spec) = &args.spec {
+        if spec.algorithm != Algorithm::AlphaBeta {
+            return Err(format!("--spec {spec}: an alphabeta spec, not {}", spec.algorithm.name()));
+        }
+        let eval = engine.evaluator().clone();
+        engine = AlphaBeta::with_options(spec.alphabeta_options()).with_evaluator(eval);
+    }
     let positions = match (&args.positions, args.sample) {
         (Some(path), _) => std::fs::read_to_string(path)
             .map_err(|e| format!("{}: {e}", path.display()))?

@@ -507,6 +507,62 @@ fn read_named(key: &'static str, path: &str, max: u64) -> Result<Vec<u8>, SpecEr
 }
 
 impl AgentSpec {
+    /// The alpha-beta options this spec sets: the library's defaults (or `plain=true`'s,
+    /// or `endgame=true`'s) with each key the spec gives (`lmr`, `probcut`, `lmrlog`...)
+    /// applied. The table size and threads go to the agent, not here.
+    ///
+    /// ```
+    /// use ply_tools::spec::AgentSpec;
+    ///
+    /// let spec: AgentSpec = "alphabeta:lmr=true,lmrfirst=1".parse().unwrap();
+    /// let options = spec.alphabeta_options();
+    /// assert!(options.lmr && options.lmr_first == 1);
+    /// ```
+    pub fn alphabeta_options(&self) -> AlphaBetaOptions {
+        let mut options = if self.plain == Some(true) {
+            AlphaBetaOptions::plain()
+        } else if self.endgame == Some(true) {
+            AlphaBetaOptions::endgame()
+        } else {
+            AlphaBetaOptions::default()
+        };
+        let switches = [
+            (self.lmr, &mut options.lmr),
+            (self.null, &mut options.null_move),
+            (self.iid, &mut options.iid),
+            (self.ext, &mut options.extensions),
+            (self.threat, &mut options.threats),
+            (self.adapt, &mut options.adaptive_time),
+        ];
+        for (value, switch) in switches {
+            if let Some(v) = value {
+                *switch = v;
+            }
+        }
+        if let Some(r) = self.reuse {
+            options.keep_tt = r;
+        }
+        if let Some(m) = self.probcut {
+            options.probcut = m;
+        }
+        if let Some(m) = self.futility {
+            options.futility = m;
+        }
+        if let Some(d) = self.lmr_log {
+            options.lmr_log = d;
+        }
+        if let Some(b) = self.lmr_loud {
+            options.lmr_loud = b;
+        }
+        if let Some(n) = self.lmr_first {
+            options.lmr_first = n;
+        }
+        if let Some(r) = self.probcut_ratio {
+            options.probcut_ratio = r;
+        }
+        options
+    }
+
     /// A fresh search agent for this spec with the evaluation `eval`, seeded with the spec's
     /// `seed=` or else `seed`. Games usually build agents through their
     /// [`AgentKit`], which finds the evaluation a spec names.
@@ -525,44 +581,7 @@ impl AgentSpec {
         let seed = self.effective_seed(seed);
         Ok(match self.algorithm {
             Algorithm::AlphaBeta => {
-                let mut options = if self.plain == Some(true) {
-                    AlphaBetaOptions::plain()
-                } else if self.endgame == Some(true) {
-                    AlphaBetaOptions::endgame()
-                } else {
-                    AlphaBetaOptions::default()
-                };
-                let switches = [
-                    (self.lmr, &mut options.lmr),
-                    (self.null, &mut options.null_move),
-                    (self.iid, &mut options.iid),
-                    (self.ext, &mut options.extensions),
-                    (self.threat, &mut options.threats),
-                    (self.adapt, &mut options.adaptive_time),
-                ];
-                for (value, switch) in switches {
-                    if let Some(v) = value {
-                        *switch = v;
-                    }
-                }
-                if let Some(r) = self.reuse {
-                    options.keep_tt = r;
-                }
-                if let Some(m) = self.probcut {
-                    options.probcut = m;
-                }
-                if let Some(m) = self.futility {
-                    options.futility = m;
-                }
-                if let Some(d) = self.lmr_log {
-                    options.lmr_log = d;
-                }
-                if let Some(b) = self.lmr_loud {
-                    options.lmr_loud = b;
-                }
-                if let Some(r) = self.probcut_ratio {
-                    options.probcut_ratio = r;
-                }
+                let options = self.alphabeta_options();
                 let mut a = AlphaBeta::with_options(options);
                 if let Some(mb) = self.tt_mb {
                     a = a.with_tt_mb(mb);

@@ -214,6 +214,11 @@ key_table! {
     lmr_loud: bool = "lmrloud" "BOOL", read values::boolean, write values::display,
         expected "true or false",
         help "with lmr, reduce moves the opponent answers with a capture too", default "false";
+    /// Moves searched in full before late-move reductions outside the principal variation ([`AlphaBetaOptions::lmr_first`](ply::search::alphabeta::AlphaBetaOptions::lmr_first)).
+    lmr_first: usize = "lmrfirst" "N", read values::small, write values::display,
+        expected "a number of moves from 1 to 256",
+        help "with lmr, moves searched in full before reductions outside the principal variation",
+        default "3";
     /// Null-move pruning.
     null: bool = "null" "BOOL", read values::boolean, write values::display,
         expected "true or false",
@@ -430,8 +435,9 @@ impl Algorithm {
     fn own_keys(self) -> &'static [&'static str] {
         match self {
             Algorithm::AlphaBeta => &[
-                "plain", "endgame", "lmr", "lmrlog", "lmrloud", "null", "iid", "ext", "threat",
-                "probcut", "pcratio", "futility", "reuse", "adapt", "egdb", "net", "weights",
+                "plain", "endgame", "lmr", "lmrlog", "lmrloud", "lmrfirst", "null", "iid", "ext",
+                "threat", "probcut", "pcratio", "futility", "reuse", "adapt", "egdb", "net",
+                "weights",
             ],
             Algorithm::Mcts => &[
                 "iters", "time", "clock", "nodes", "c", "threads", "cutoff", "solver", "reuse",
@@ -872,17 +878,20 @@ mod tests {
             assert!(matches!(e, Err(SpecError::BadValue { key: "probcut", .. })), "{bad}: {e:?}");
         }
         assert!("mcts:probcut=50".parse::<AgentSpec>().is_err());
-        let s = spec("alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,probcut=50,pcratio=0.4");
+        let s =
+            spec("alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,lmrfirst=1,probcut=50,pcratio=0.4");
         assert_eq!((s.lmr_log, s.lmr_loud, s.probcut_ratio), (Some(1.25), Some(true), Some(0.4)));
+        assert_eq!(s.lmr_first, Some(1));
         assert_eq!(
             s.to_string(),
-            "alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,probcut=50,pcratio=0.4"
+            "alphabeta:lmr=true,lmrlog=1.25,lmrloud=true,lmrfirst=1,probcut=50,pcratio=0.4"
         );
         for (bad, key) in [
             ("alphabeta:pcratio=1", "pcratio"),
             ("alphabeta:pcratio=-0.1", "pcratio"),
             ("alphabeta:lmrlog=-1", "lmrlog"),
             ("alphabeta:lmrloud=maybe", "lmrloud"),
+            ("alphabeta:lmrfirst=0", "lmrfirst"),
         ] {
             let e = bad.parse::<AgentSpec>();
             assert!(

@@ -153,6 +153,10 @@ pub struct AlphaBetaOptions {
     /// or other loud reply ([`Game::is_quiet`] false), as Scan 2.0 reduces every move that is
     /// not itself a capture; off, only moves into quiet positions are reduced.
     pub lmr_loud: bool,
+    /// With `lmr`, the moves searched in full before the reductions start at a node outside
+    /// the principal variation (3 by default, as inside it; Scan 2.0 reduces from the second
+    /// move there, 1).
+    pub lmr_first: usize,
     /// Null-move pruning where the game allows it ([`Game::null_move`]): outside the principal
     /// variation, at 3 or more plies from the horizon, a quiet position whose evaluation is at
     /// least beta is cut off if passing, searched `2 + depth / 6` plies shallower, still
@@ -223,6 +227,7 @@ impl Default for AlphaBetaOptions {
             lmr: false,
             lmr_log: 0.0,
             lmr_loud: false,
+            lmr_first: LMR_FIRST,
             null_move: false,
             iid: false,
             extensions: false,
@@ -291,6 +296,11 @@ pub const PROBCUT_DEPTH: u32 = 5;
 
 /// How many plies shallower ProbCut's search is than the node's.
 pub const PROBCUT_REDUCTION: u32 = 3;
+
+/// The moves a late-move-reducing search ([`AlphaBetaOptions::lmr`]) searches in full at a
+/// node before it reduces the rest: always in the principal variation, and outside it unless
+/// [`AlphaBetaOptions::lmr_first`] says otherwise.
+pub const LMR_FIRST: usize = 3;
 
 /// The two-player alpha-beta agent; see the [module docs](self).
 ///
@@ -1223,8 +1233,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 } else {
                     // The null window (alpha, alpha + 1): is this move better than alpha?
                     let (lo, hi) = (alpha, alpha.successor());
+                    let first = if pv_node { LMR_FIRST } else { self.o.lmr_first };
                     let r = if reduce
-                        && k >= 3
+                        && k >= first
                         && !extended
                         && (self.o.lmr_loud || game.is_quiet(child))
                     {
