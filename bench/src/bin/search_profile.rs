@@ -241,6 +241,9 @@ fn run<G: Game + Notation, E: Evaluator<G> + Clone>(
         (None, Some(n)) => sample(game, &mut engine, n, args.seed)?,
         (None, None) => return Err("give --positions FILE or --sample N".to_string()),
     };
+    if positions.is_empty() {
+        return Err("no positions to search".to_string());
+    }
     if args.print {
         for p in &positions {
             println!("{}", game.format_state(p));
