@@ -28,8 +28,8 @@ mod standings;
 
 pub use elo::{elo_from_score, score_from_elo, EloEstimate};
 pub use play::{
-    play_game, play_game_with, random_opening, ArenaError, Forfeit, MovePlayed, PlayedGame, Seat,
-    SeatStats,
+    play_game, play_game_with, random_opening, ArenaError, Forfeit, MovePlayed, MoveSearch,
+    PlayedGame, Seat, SeatStats,
 };
 pub use schedule::{schedule, Fixture};
 pub use sprt::{Sprt, SprtDecision};

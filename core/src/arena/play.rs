@@ -70,11 +70,34 @@ pub struct SeatStats {
     pub depth: u64,
 }
 
+/// What one move of a game cost its agent, and what the agent said of it: the game's record
+/// move by move, where [`SeatStats`] sums a seat's moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveSearch {
+    /// The seat that moved.
+    pub seat: usize,
+    /// True if the move was the only legal one (no search was asked for its choice).
+    pub forced: bool,
+    /// The nominal depth the agent reported (0 where it reports none).
+    pub depth: u32,
+    /// The deepest ply it reported, quiescence included (0 where it reports none).
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Thinking time.
+    pub time: Duration,
+    /// The move's value for the seat that played it.
+    pub value: Value,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct PlayedGame<M> {
     /// Every move from the start position.
     pub moves: Vec<M>,
+    /// What each answer cost its agent: one entry per move of `moves`, then, where a seat
+    /// forfeited by an illegal move, that answer's (as [`SeatStats`] counts it).
+    pub searches: Vec<MoveSearch>,
     /// The result (a draw when the ply cap ended the game).
     pub outcome: Outcome,
     /// What each seat spent.
@@ -186,6 +209,7 @@ pub fn play_game_with<G: Game>(
     }
     let mut record = Record::new(game, start.clone());
     let mut stats = vec![SeatStats::default(); seats.len()];
+    let mut searches = Vec::new();
     let mut adjudicated = false;
     let mut forfeit: Option<Forfeit> = None;
     let mut clocks: Vec<Option<Clock>> =
@@ -222,7 +246,8 @@ pub fn play_game_with<G: Game>(
         stats[s].moves += 1;
         stats[s].time += report.elapsed;
         stats[s].max_time = stats[s].max_time.max(report.elapsed);
-        if game.count_moves(record.state()) == 1 {
+        let forced = game.count_moves(record.state()) == 1;
+        if forced {
             stats[s].forced += 1;
         } else if matches!(report.value, Value::Win(_) | Value::Loss(_) | Value::Draw) {
             stats[s].solved += 1;
@@ -231,6 +256,15 @@ pub fn play_game_with<G: Game>(
             stats[s].depth += u64::from(report.depth);
         }
         stats[s].nodes += report.nodes;
+        searches.push(MoveSearch {
+            seat: s,
+            forced,
+            depth: report.depth,
+            seldepth: report.seldepth,
+            nodes: report.nodes,
+            time: report.elapsed,
+            value: report.value,
+        });
         let before = record.state().clone();
         if record.play(report.best_move).is_err() {
             let reason = format!("illegal move {:?}", report.best_move);
@@ -249,7 +283,8 @@ pub fn play_game_with<G: Game>(
         Some(f) => forfeited(f.seat, seats.len()),
         None => record.outcome().unwrap_or(Outcome::Draw),
     };
-    Ok(PlayedGame { moves: record.moves().to_vec(), outcome, seats: stats, adjudicated, forfeit })
+    let moves = record.moves().to_vec();
+    Ok(PlayedGame { moves, searches, outcome, seats: stats, adjudicated, forfeit })
 }
 
 /// `plies` uniformly random moves from `start`, reproducible from `seed`, that do not end the
@@ -309,6 +344,19 @@ mod tests {
         assert!(searched > 0);
         assert_eq!(st.depth, 3 * u64::from(searched));
         assert_eq!(played.seats[1].depth, 0);
+        // The moves' own record adds up to the seats' sums.
+        assert_eq!(played.searches.len(), played.moves.len());
+        for (seat, st) in played.seats.iter().enumerate() {
+            let mine: Vec<&MoveSearch> =
+                played.searches.iter().filter(|m| m.seat == seat).collect();
+            assert_eq!(mine.len(), st.moves as usize);
+            assert_eq!(mine.iter().map(|m| m.nodes).sum::<u64>(), st.nodes);
+            assert_eq!(mine.iter().map(|m| m.time).sum::<Duration>(), st.time);
+            assert_eq!(mine.iter().filter(|m| m.forced).count(), st.forced as usize);
+        }
+        assert!(played.searches.iter().filter(|m| m.seat == 0 && !m.forced).all(
+            |m| m.depth == 3 || matches!(m.value, Value::Win(_) | Value::Loss(_) | Value::Draw)
+        ));
     }
 
     /// The clock and time per move of every budget an agent got.

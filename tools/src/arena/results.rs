@@ -2,13 +2,14 @@
 //! back to resume a run, to merge the files of many shards, and to print the standings.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::{ToolError, ToolResult};
-use ply::arena::{SeatStats, Standings};
+use ply::arena::{MoveSearch, SeatStats, Standings};
 use ply::{Outcome, Player};
 use serde::{Deserialize, Serialize};
 
@@ -73,6 +74,52 @@ pub struct SeatRecord {
     pub depth: u64,
 }
 
+/// What one move cost its agent, as written in the file ([`ply::arena::MoveSearch`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The seat that moved.
+    pub seat: usize,
+    /// True for the only legal move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
+    /// The nominal depth the agent reported (0 where it reports none).
+    pub depth: u32,
+    /// The deepest ply it reported (0 where it reports none).
+    #[serde(default)]
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Thinking time in microseconds.
+    pub time_us: u64,
+    /// The value it gave the move, as the search prints it (`+35`, `win in 7`, `draw`, `?`).
+    pub value: String,
+}
+
+impl MoveRecord {
+    /// The file form of a move's search.
+    pub fn new(m: &MoveSearch) -> MoveRecord {
+        MoveRecord {
+            seat: m.seat,
+            forced: m.forced,
+            depth: m.depth,
+            seldepth: m.seldepth,
+            nodes: m.nodes,
+            time_us: micros(m.time),
+            value: m.value.to_string(),
+        }
+    }
+
+    /// True if the search proved the move's result (a win, a loss or a draw).
+    pub fn solved(&self) -> bool {
+        self.value == "draw" || self.value.starts_with("win ") || self.value.starts_with("loss ")
+    }
+}
+
+/// A duration in whole microseconds (saturating).
+pub(crate) fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
+
 /// What identifies a tournament: game, options, agents and seed.
 pub type TournamentKey = (String, String, Vec<String>, u64);
 
@@ -117,6 +164,10 @@ pub struct GameRecord {
     pub forfeit: Option<String>,
     /// What each seat spent.
     pub stats: Vec<SeatRecord>,
+    /// What each move cost its agent, in the order of `moves` (empty in files written before
+    /// it was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub searches: Vec<MoveRecord>,
 }
 
 impl GameRecord {
@@ -365,6 +416,85 @@ impl Tournament {
     }
 }
 
+impl Tournament {
+    /// Each agent's moves by stretches of `span` plies from the position the agents took over
+    /// (after the opening): per stretch the moves searched to the end of their budget (neither
+    /// forced nor proven) with their mean nominal depth, deepest ply, nodes and time, and the
+    /// moves whose search proved the result. Where the games of a match part, move by move:
+    /// the depths of two engines in the opening, the middle game and the endgame. `None` if no
+    /// record keeps its moves' searches (files written before they were kept).
+    ///
+    /// # Panics
+    /// If `span` is 0.
+    pub fn by_plies(&self, span: usize) -> Option<String> {
+        assert!(span > 0, "a stretch of at least one ply");
+        #[derive(Default, Clone, Copy)]
+        struct Stretch {
+            searched: u64,
+            proven: u64,
+            depth: u64,
+            seldepth: u64,
+            nodes: u64,
+            time_us: u64,
+        }
+        // stretches[agent][k]: plies k * span .. (k + 1) * span.
+        let mut stretches: Vec<Vec<Stretch>> = vec![Vec::new(); self.agents.len()];
+        for r in self.records.iter().filter(|r| !r.searches.is_empty()) {
+            for (ply, m) in r.searches.iter().enumerate() {
+                let Some(&agent) = r.seats.get(m.seat) else { continue };
+                if m.forced || agent >= stretches.len() {
+                    continue;
+                }
+                let row = &mut stretches[agent];
+                if row.len() <= ply / span {
+                    row.resize(ply / span + 1, Stretch::default());
+                }
+                let st = &mut row[ply / span];
+                if m.solved() {
+                    st.proven += 1;
+                    continue;
+                }
+                st.searched += 1;
+                st.depth += u64::from(m.depth);
+                st.seldepth += u64::from(m.seldepth);
+                st.nodes += m.nodes;
+                st.time_us += m.time_us;
+            }
+        }
+        if stretches.iter().all(Vec::is_empty) {
+            return None;
+        }
+        let mut out = format!(
+            "== {}: moves by stretches of {span} plies (means over the moves searched to the \
+             end of their budget) ==\n",
+            self.title()
+        );
+        for (agent, row) in self.agents.iter().zip(&stretches) {
+            let _ = writeln!(out, "{agent}");
+            let _ = writeln!(
+                out,
+                "  {:>11}  {:>7}  {:>6}  {:>6}  {:>8}  {:>12}  {:>10}",
+                "plies", "moves", "proven", "depth", "seldepth", "nodes/move", "time/move"
+            );
+            for (k, st) in row.iter().enumerate() {
+                let n = st.searched.max(1) as f64;
+                let _ = writeln!(
+                    out,
+                    "  {:>11}  {:>7}  {:>6}  {:>6.1}  {:>8.1}  {:>12.0}  {:>8.1}ms",
+                    format!("{}-{}", k * span + 1, (k + 1) * span),
+                    st.searched,
+                    st.proven,
+                    st.depth as f64 / n,
+                    st.seldepth as f64 / n,
+                    st.nodes as f64 / n,
+                    st.time_us as f64 / n / 1000.0,
+                );
+            }
+        }
+        Some(out)
+    }
+}
+
 /// Groups records into tournaments (same game, options, agents and seed), each ordered by
 /// index with duplicate indices dropped, in order of first appearance.
 pub fn group(records: impl IntoIterator<Item = GameRecord>) -> Vec<Tournament> {
@@ -482,6 +612,7 @@ pub(crate) mod tests {
                     depth: 0,
                 },
             ],
+            searches: Vec::new(),
         }
     }
 

@@ -15,7 +15,7 @@ use ply::arena::{
 use ply::search::SearchError;
 use ply::zobrist::mix64;
 
-use super::results::{GameRecord, GameResult, SeatRecord, TournamentKey};
+use super::results::{micros, GameRecord, GameResult, MoveRecord, SeatRecord, TournamentKey};
 use crate::agents::{AgentKit, ToolGame};
 use crate::error::ToolError;
 use crate::play::format_line;
@@ -422,15 +422,16 @@ fn play_fixture<G: ToolGame>(
             .map(|(st, &a)| SeatRecord {
                 agent: names[a].clone(),
                 moves: st.moves,
-                time_us: st.time.as_micros() as u64,
-                max_time_us: st.max_time.as_micros() as u64,
+                time_us: micros(st.time),
+                max_time_us: micros(st.max_time),
                 forced: st.forced,
                 solved: st.solved,
-                solved_time_us: st.solved_time.as_micros() as u64,
+                solved_time_us: micros(st.solved_time),
                 nodes: st.nodes,
                 depth: st.depth,
             })
             .collect(),
+        searches: played.searches.iter().map(MoveRecord::new).collect(),
     })
 }
 

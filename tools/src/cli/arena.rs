@@ -102,6 +102,10 @@ struct MergeArgs {
     /// Write the chart to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Also print each agent's moves by stretches of this many plies (counted from the end of
+    /// the opening): moves, proven moves, mean depth, deepest ply, nodes and time.
+    #[arg(long, value_name = "PLIES", value_parser = count_parser(1, 1_000_000))]
+    by_plies: Option<usize>,
 }
 
 /// The most games one run may schedule.
@@ -403,7 +407,19 @@ fn merge(args: &MergeArgs) -> ToolResult<()> {
     if let Some(path) = &args.svg {
         write_svg(path, &tournaments)?;
     }
-    let text: String = tournaments.iter().map(|t| format!("{}\n", t.table())).collect();
+    let mut text: String = tournaments.iter().map(|t| format!("{}\n", t.table())).collect();
+    if let Some(span) = args.by_plies {
+        for t in &tournaments {
+            match t.by_plies(span) {
+                Some(table) => text += &format!("{table}\n"),
+                None => eprintln!(
+                    "note: {}: no game keeps its moves' searches (a file written before they \
+                     were kept)",
+                    t.title()
+                ),
+            }
+        }
+    }
     print_out(&text)
 }
 
@@ -675,6 +691,36 @@ mod tests {
         let t = &group(read_records(&out).unwrap().0)[0];
         assert_eq!(t.missing(8), (1, vec![records.iter().map(|r| r.index).max().unwrap()]));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn records_keep_every_moves_search_and_merge_tables_them_by_plies() {
+        let records = play_line(
+            "--game tictactoe --games 4 --threads 1 --seed 3 --quiet --openings-plies 0 \
+             alphabeta:depth=2 random",
+            &[],
+        );
+        for r in &records {
+            assert_eq!(r.searches.len(), r.moves.len());
+            for (seat, st) in r.stats.iter().enumerate() {
+                let mine: Vec<_> = r.searches.iter().filter(|m| m.seat == seat).collect();
+                assert_eq!(mine.len(), st.moves as usize);
+                assert_eq!(mine.iter().map(|m| m.nodes).sum::<u64>(), st.nodes);
+            }
+            let line = serde_json::to_string(r).unwrap();
+            assert_eq!(&serde_json::from_str::<GameRecord>(&line).unwrap(), r);
+        }
+        let t = &group(records.clone())[0];
+        let table = t.by_plies(2).unwrap();
+        assert!(table.contains("moves by stretches of 2 plies"), "{table}");
+        // Alpha-beta's first move of each game, in plies 1-2, is searched to depth 2.
+        let ab = table.split("alphabeta:depth=2").nth(1).unwrap().split("random").next().unwrap();
+        let first = ab.lines().nth(2).unwrap();
+        assert!(first.trim_start().starts_with("1-2") && first.contains("   2.0  "), "{table}");
+        // Records of files written before the moves were kept give no table.
+        let old: Vec<GameRecord> =
+            records.into_iter().map(|r| GameRecord { searches: Vec::new(), ..r }).collect();
+        assert!(group(old)[0].by_plies(2).is_none());
     }
 
     #[test]
