@@ -706,6 +706,7 @@ mod tests {
                 let mine: Vec<_> = r.searches.iter().filter(|m| m.seat == seat).collect();
                 assert_eq!(mine.len(), st.moves as usize);
                 assert_eq!(mine.iter().map(|m| m.nodes).sum::<u64>(), st.nodes);
+                assert_eq!(mine.iter().filter(|m| m.solved()).count(), st.solved as usize);
             }
             let line = serde_json::to_string(r).unwrap();
             assert_eq!(&serde_json::from_str::<GameRecord>(&line).unwrap(), r);
