@@ -1,6 +1,6 @@
 //! Large tables backed by the system's large pages.
 //!
-//! The proof table and the margin tables are read at random, one entry a position: with
+//! The search's transposition table, the proof table and the margin tables are read at random, one entry a position: with
 //! 4 KiB pages nearly every read also misses the processor's address translation cache, with
 //! 2 MiB pages far fewer do. And a search that knows which entries it reads next can start
 //! fetching them all at once ([`prefetch`]) instead of waiting for each in turn.
@@ -10,10 +10,17 @@
 /// request (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise` or `always`);
 /// elsewhere, and where the request fails, it is an ordinary vector.
 pub(crate) fn huge_page_vec<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
-    let mut values: Vec<T> = Vec::with_capacity(len);
+    try_huge_page_vec(len, fill).expect("memory for a table of the asked size")
+}
+
+/// [`huge_page_vec`], or `None` where the system cannot reserve the memory (nothing is
+/// filled then).
+pub(crate) fn try_huge_page_vec<T>(len: usize, fill: impl FnMut() -> T) -> Option<Vec<T>> {
+    let mut values: Vec<T> = Vec::new();
+    values.try_reserve_exact(len).ok()?;
     advise(values.spare_capacity_mut());
     values.resize_with(len, fill);
-    values
+    Some(values)
 }
 
 /// Asks for huge pages under `memory`, not yet touched.
@@ -66,6 +73,7 @@ mod tests {
         });
         assert_eq!(v, [1, 2, 3, 4, 5]);
         assert!(super::huge_page_vec(0, || 0u8).is_empty());
+        assert!(super::try_huge_page_vec(usize::MAX, || 0u8).is_none());
     }
 
     #[test]

@@ -16,10 +16,13 @@
 //! `--spec alphabeta:probcut=50,lmr=true,lmrfirst=1` searches with those options instead of
 //! the shipped engine's (on the same network). `--sample N` takes `N` positions from games of the engine at depth 4 against itself after
 //! six seeded random plies (four from each game, at plies 20, 30, 40 and 50, where the side
-//! to move has a choice); `--print` writes them, one a line, instead of searching them.
+//! to move has a choice); `--records FILE --at 100,140` takes them from an arena's results
+//! file instead (each game's position at those plies, the opening's counted, where the side to
+//! move has a choice), so that a match's late middle games and endgames can be searched again
+//! beside the anchor's; `--print` writes them, one a line, instead of searching them.
 
 use std::fmt::Display;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -31,6 +34,7 @@ use ply::search::{Agent, Budget, Position};
 use ply::{Game, MoveList, Notation};
 use ply_checkers::{EnglishCheckers, Rules};
 use ply_draughts::InternationalDraughts;
+use ply_tools::arena::results::read_records;
 use ply_tools::spec::{AgentSpec, Algorithm};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -46,8 +50,15 @@ struct Args {
     #[arg(long, conflicts_with = "sample")]
     positions: Option<PathBuf>,
     /// Take this many positions from the engine's own games instead (a multiple of 4).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "records")]
     sample: Option<usize>,
+    /// Take the positions from the games of an arena results file instead (see `--at`).
+    #[arg(long, conflicts_with = "positions")]
+    records: Option<PathBuf>,
+    /// With `--records`: the plies of each game (its opening's counted) whose positions are
+    /// taken, where the side to move has a choice.
+    #[arg(long, value_delimiter = ',', default_value = "100,140")]
+    at: Vec<usize>,
     /// The seed of the sampled games' random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -121,6 +132,39 @@ fn sample<G: Game, E: Evaluator<G>>(
         }
     }
     positions.truncate(count);
+    Ok(positions)
+}
+
+/// The positions of the games in an arena results file at the plies `at` (the opening's
+/// counted), where the game goes on and the side to move has more than one move.
+fn from_records<G: Game + Notation>(
+    game: &G,
+    path: &Path,
+    at: &[usize],
+) -> Result<Vec<G::State>, String> {
+    let (records, _) = read_records(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut positions = Vec::new();
+    let mut moves = MoveList::new();
+    for r in &records {
+        let bad = |what: &str, e: &dyn Display| {
+            format!("game {} of {}: {what}: {e}", r.index, path.display())
+        };
+        let mut state = game.parse_state(&r.start).map_err(|e| bad("its start", &e))?;
+        let mut ply = r.opening_moves.len();
+        for text in std::iter::once(None).chain(r.moves.iter().map(Some)) {
+            if let Some(text) = text {
+                let mv = game.parse_move(&state, text).map_err(|e| bad(text, &e))?;
+                game.apply(&mut state, mv);
+                ply += 1;
+            }
+            if at.contains(&ply) && game.outcome(&state).is_none() {
+                game.generate_moves(&state, &mut moves);
+                if moves.len() > 1 {
+                    positions.push(state.clone());
+                }
+            }
+        }
+    }
     Ok(positions)
 }
 
@@ -239,7 +283,10 @@ fn run<G: Game + Notation, E: Evaluator<G> + Clone>(
             .map(|l| game.parse_state(l).map_err(|e| format!("bad position {l:?}: {e}")))
             .collect::<Result<Vec<_>, _>>()?,
         (None, Some(n)) => sample(game, &mut engine, n, args.seed)?,
-        (None, None) => return Err("give --positions FILE or --sample N".to_string()),
+        (None, None) => match &args.records {
+            Some(path) => from_records(game, path, &args.at)?,
+            None => return Err("give --positions FILE, --sample N or --records FILE".to_string()),
+        },
     };
     if positions.is_empty() {
         return Err("no positions to search".to_string());

@@ -500,6 +500,7 @@ impl<E, I> AlphaBeta<E, I> {
         let threads = o.threads.max(1);
         let done_flag = Arc::new(AtomicBool::new(false));
         let (eval, info, table_ref) = (&self.eval, &mut self.info, table.as_ref());
+        let log_reductions = LogReductions::new(o.lmr_log);
         let searcher = |id: usize| Searcher {
             game,
             eval,
@@ -531,6 +532,7 @@ impl<E, I> AlphaBeta<E, I> {
             done: &done_flag,
             in_probcut: false,
             counts: SearchCounts::default(),
+            log_reductions: &log_reductions,
         };
         let finish = |s: &Searcher<'_, G, E>, c: Option<Completed<G::Move, G::Score>>| {
             let depth = c.as_ref().map_or(0, |c| c.depth);
@@ -695,6 +697,44 @@ struct Searcher<'a, G: Game, E> {
     in_probcut: bool,
     /// What this thread's search did, by kind ([`IterationInfo::counts`]).
     counts: SearchCounts,
+    /// The growing late-move reductions of [`AlphaBetaOptions::lmr_log`], worked out once.
+    log_reductions: &'a LogReductions,
+}
+
+/// The reductions `ln(depth) · ln(k + 1) / lmr_log` ([`AlphaBetaOptions::lmr_log`]) of the
+/// `k`-th move (from 0) at `depth` plies from the horizon, in a table for the depths and move
+/// numbers below [`LogReductions::SIDE`] (a search asks for them at nearly every node), and
+/// worked out for the others.
+struct LogReductions {
+    lmr_log: f64,
+    table: Vec<u8>,
+}
+
+impl LogReductions {
+    /// The depths and move numbers the table holds.
+    const SIDE: usize = 64;
+
+    fn new(lmr_log: f64) -> Self {
+        let mut r = LogReductions { lmr_log, table: Vec::new() };
+        if lmr_log > 0.0 {
+            r.table = (0..Self::SIDE * Self::SIDE)
+                .map(|i| r.work_out((i / Self::SIDE) as u32, i % Self::SIDE).min(255) as u8)
+                .collect();
+        }
+        r
+    }
+
+    fn work_out(&self, depth: u32, k: usize) -> u32 {
+        (f64::from(depth).ln() * ((k + 1) as f64).ln() / self.lmr_log) as u32
+    }
+
+    #[inline]
+    fn get(&self, depth: u32, k: usize) -> u32 {
+        match self.table.get(depth as usize * Self::SIDE + k) {
+            Some(&r) if (depth as usize) < Self::SIDE && k < Self::SIDE => u32::from(r),
+            _ => self.work_out(depth, k),
+        }
+    }
 }
 
 /// A ply's frame, out of its slot while a node at that ply is searched.
@@ -1218,6 +1258,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 continue;
             }
             let child_hash = game.hash(&child);
+            if depth > 1 {
+                // The child probes its bucket first thing: start fetching it now.
+                if let (Some(tt), Some(key)) = (self.tt, child_hash) {
+                    tt.prefetch(key);
+                }
+            }
             let child = &child;
             let score = if self.reps.contains(child_hash) {
                 self.pv[ply + 1].clear();
@@ -1241,10 +1287,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     {
                         let fixed = 1 + u32::from(depth >= 6 && k >= 6);
                         match self.o.lmr_log > 0.0 {
-                            true => {
-                                let log = f64::from(depth).ln() * ((k + 1) as f64).ln();
-                                fixed.max((log / self.o.lmr_log) as u32).min(cd - 1)
-                            }
+                            true => fixed.max(self.log_reductions.get(depth, k)).min(cd - 1),
                             false => fixed,
                         }
                     } else {
@@ -1325,5 +1368,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             );
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LogReductions;
+
+    #[test]
+    fn the_table_of_reductions_gives_the_formulas_values() {
+        let r = LogReductions::new(1.25);
+        let side = LogReductions::SIDE;
+        for depth in [0, 1, 3, 7, 20, side as u32 - 1, side as u32, 200] {
+            for k in [0, 1, 2, 5, 30, side - 1, side, 100] {
+                let formula = (f64::from(depth).ln() * ((k + 1) as f64).ln() / 1.25) as u32;
+                assert_eq!(r.get(depth, k), formula, "depth {depth}, move {k}");
+            }
+        }
+        assert_eq!(r.get(10, 10), 4);
+        assert!(LogReductions::new(0.0).table.is_empty());
     }
 }
