@@ -3,8 +3,8 @@
 //! The table is a power-of-two array of two-slot buckets, allocated once at construction (or
 //! [`TranspositionTable::resize`]) and never during search, each bucket on a 64-byte cache line
 //! of its own and the whole on large pages where the system gives them; a search asks for a
-//! child's bucket ([`TranspositionTable::prefetch`]) before it enters the child. Slot 0 of a bucket is
-//! *depth-preferred*: a new entry replaces it only if it comes from the same position, from an
+//! child's bucket ([`TranspositionTable::prefetch`]) before it enters the child. Slot 0 of a
+//! bucket is *depth-preferred*: a new entry replaces it only if it comes from the same position, from an
 //! older search (generation), or from a search at least as deep; an entry of the current
 //! search that it displaces moves to slot 1. Otherwise the new entry goes to slot 1, which is
 //! *always replaced*.
