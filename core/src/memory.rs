@@ -1,9 +1,10 @@
 //! Large tables backed by the system's large pages.
 //!
 //! The search's transposition table, the proof table and the margin tables are read at random,
-//! one entry a position: with 4 KiB pages nearly every read also misses the processor's address translation cache, with
-//! 2 MiB pages far fewer do. And a search that knows which entries it reads next can start
-//! fetching them all at once ([`prefetch`]) instead of waiting for each in turn.
+//! one entry a position: with 4 KiB pages nearly every read also misses the processor's
+//! address translation cache, with 2 MiB pages far fewer do. And a search that knows which
+//! entries it reads next can start fetching them all at once ([`prefetch`]) instead of waiting
+//! for each in turn.
 
 /// A vector of `len` values made by `fill`, whose memory Linux is asked to back with
 /// transparent huge pages (2 MiB) before it is first touched, where the system allows them on
