@@ -56,9 +56,9 @@ struct Args {
     #[arg(long, conflicts_with = "positions")]
     records: Option<PathBuf>,
     /// With `--records`: the plies of each game (its opening's counted) whose positions are
-    /// taken, where the side to move has a choice.
-    #[arg(long, value_delimiter = ',', default_value = "100,140")]
-    at: Vec<usize>,
+    /// taken, where the side to move has a choice [default: 100,140].
+    #[arg(long, value_delimiter = ',')]
+    at: Option<Vec<usize>>,
     /// The seed of the sampled games' random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -274,6 +274,9 @@ fn run<G: Game + Notation, E: Evaluator<G> + Clone>(
         let eval = engine.evaluator().clone();
         engine = AlphaBeta::with_options(spec.alphabeta_options()).with_evaluator(eval);
     }
+    if args.at.is_some() && args.records.is_none() {
+        return Err("--at takes the plies of the games of --records FILE: give it".to_string());
+    }
     let positions = match (&args.positions, args.sample) {
         (Some(path), _) => std::fs::read_to_string(path)
             .map_err(|e| format!("{}: {e}", path.display()))?
@@ -284,7 +287,7 @@ fn run<G: Game + Notation, E: Evaluator<G> + Clone>(
             .collect::<Result<Vec<_>, _>>()?,
         (None, Some(n)) => sample(game, &mut engine, n, args.seed)?,
         (None, None) => match &args.records {
-            Some(path) => from_records(game, path, &args.at)?,
+            Some(path) => from_records(game, path, args.at.as_deref().unwrap_or(&[100, 140]))?,
             None => return Err("give --positions FILE, --sample N or --records FILE".to_string()),
         },
     };
