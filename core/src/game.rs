@@ -469,12 +469,16 @@ pub trait Game: Sync {
     }
 
     /// Starts fetching from memory what [`Game::solve_endgame`] will read for `state` (an
-    /// endgame table's entry), without waiting for it. The exact solver calls it on every
-    /// move's position as it generates a position's moves, so that the lookups of the moves
-    /// it then searches overlap instead of waiting on memory one after another. The default
-    /// does nothing; a game whose `solve_endgame` reads a large table gains by overriding it
-    /// (Kalah's seed table: [`MarginTable::prefetch`](crate::endgame::MarginTable::prefetch)).
-    fn solve_prefetch(&self, _state: &Self::State) {}
+    /// endgame table's entry), without waiting for it, and says whether that read will answer
+    /// `state` exactly (then the solver fetches nothing else for it: its proof-table entry
+    /// is never read). The exact solver calls it on every move's position as it generates a
+    /// position's moves, so that the lookups overlap instead of waiting on memory one after
+    /// another. The default fetches nothing and answers `false`; a game whose `solve_endgame`
+    /// reads a large table gains by overriding it (Kalah's seed table:
+    /// [`MarginTable::prefetch`](crate::endgame::MarginTable::prefetch)).
+    fn solve_prefetch(&self, _state: &Self::State) -> bool {
+        false
+    }
 
     /// The number of legal moves of `state`. Perft uses it for bulk counting at the last ply;
     /// a ruleset can override it with a faster count that builds no list.

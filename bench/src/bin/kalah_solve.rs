@@ -8,7 +8,8 @@
 //!
 //! `--table-seeds 0` proves without a table (the store bound alone); `--dir` keeps the tables
 //! as files, so that a later run reads them instead of building them (its build column then
-//! gives the time to read them).
+//! gives the time to read them). `--runs N` proves each size `N` times on the table read once
+//! (the median time and the range), for machines whose timing varies from run to run.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -44,6 +45,10 @@ struct Args {
     /// own house), under which Kalah's published values hold; `false`: the standard rule.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     empty_capture: bool,
+    /// Proves each size this many times with the table read once, each with a fresh proof
+    /// table; the proof column gives the median time and the range.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
 }
 
 fn main() -> ExitCode {
@@ -107,24 +112,34 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             threads: args.threads,
             ..SolveOptions::default()
         };
-        let mut solver = Solver::new(&game, options)?;
         let state = game.initial_state();
-        let started = Instant::now();
-        let value = solver.value(&state, &|| false, &mut |step| {
-            eprintln!(
-                "  {size}: test {} bounds {:?}..{:?}, {} positions, {:.1} s",
-                step.tests,
-                step.lower,
-                step.upper,
-                step.nodes,
-                step.elapsed.as_secs_f64()
-            );
-        })?;
-        println!(
-            "| ({pits},{seeds}) | {value} | {} | {built} | {:.2} s |",
-            solver.nodes(),
-            started.elapsed().as_secs_f64()
-        );
+        let mut times = Vec::new();
+        let (mut value, mut nodes) = (None, 0);
+        for run in 1..=args.runs {
+            let mut solver = Solver::new(&game, options.clone())?;
+            let started = Instant::now();
+            let v = solver.value(&state, &|| false, &mut |step| {
+                eprintln!(
+                    "  {size}, run {run}: test {} bounds {:?}..{:?}, {} positions, {:.1} s",
+                    step.tests,
+                    step.lower,
+                    step.upper,
+                    step.nodes,
+                    step.elapsed.as_secs_f64()
+                );
+            })?;
+            times.push(started.elapsed().as_secs_f64());
+            value = Some(v);
+            nodes = solver.nodes();
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let proof = match times.len() {
+            1 => format!("{median:.2} s"),
+            n => format!("{median:.2} s ({:.2} to {:.2} s, {n} runs)", times[0], times[n - 1]),
+        };
+        let value = value.map_or_else(String::new, |v| v.to_string());
+        println!("| ({pits},{seeds}) | {value} | {nodes} | {built} | {proof} |");
     }
     Ok(())
 }

@@ -270,16 +270,19 @@ impl<G: MarginIndex> MarginTable<G> {
     }
 
     /// Starts fetching `state`'s entry from memory (where its count is in the table), for a
-    /// [`MarginTable::gain`] or [`MarginTable::margin`] soon after.
+    /// [`MarginTable::gain`] or [`MarginTable::margin`] soon after; `true` where the table
+    /// holds the entry.
     #[inline]
-    pub fn prefetch(&self, game: &G, state: &G::State) {
+    pub fn prefetch(&self, game: &G, state: &G::State) -> bool {
         let count = game.count(state);
         if count <= self.max_count {
             let at = self.offsets[count as usize] + game.index(state);
             if let Some(g) = self.gains.get(at as usize) {
                 crate::memory::prefetch(g);
+                return true;
             }
         }
+        false
     }
 
     /// The margin `state`'s moves imply from the table: the end of the game's margin, or the

@@ -4,8 +4,8 @@
 //! The [`Solver`] runs null-window tests (is the value above `t`?) of a fail-soft alpha-beta
 //! proof search and narrows the value between them by bisection, as dedicated solvers do
 //! (Pons' Connect Four solver, MTD(f)-style endgame solvers); once an answer shows a margin
-//! (a game scored by points), one principal variation search over every value still possible
-//! settles it, as Othello's endgame solvers do. Below each test:
+//! (a game scored by points), each test asks whether the value passes the bound the last
+//! answer gave, stepping towards it (MTD(f)). Below each test:
 //!
 //! - a two-tier table of proven bounds (a slot kept for the costliest proof beside one always
 //!   replaced), shared without locks by every thread, its margins kept less what the position
@@ -13,8 +13,8 @@
 //! - enhanced transposition cutoffs in a proof's first plies (a move whose position the table
 //!   holds above the window cuts without a search), a win at once found before any other move
 //!   is searched;
-//! - reads from memory started early: as a position's moves are generated, their table
-//!   entries and what the game's endgame answer will read ([`Game::solve_prefetch`]) are
+//! - reads from memory started early: as a position's moves are generated, what the game's
+//!   endgame answer will read ([`Game::solve_prefetch`]), else their table entries, are
 //!   fetched together;
 //! - move ordering from the table's best move, the game's order key of each move
 //!   ([`Game::solve_order`], by default its evaluation; near the root, where the game asks, a
@@ -388,42 +388,38 @@ where
         }
         let (mut lower, mut upper) = (1 - WIN, WIN - 1);
         let mut tests = 0;
-        // Whether an answer has shown a margin (a value short of a decided win or loss).
-        let mut margins = false;
+        // Whether an answer has shown a margin (a value short of a decided win or loss), and
+        // whether the last test failed high.
+        let (mut margins, mut rose) = (false, false);
         while lower < upper {
             // The first test asks whether the value is above a draw, the next (where it is
-            // not) whether it is a draw. Then margins are bisected, each test costing about as
-            // much as the next; wins and losses are bisected towards the extremes first, as in
-            // Pons' solver, because short wins and losses are cheap to prove.
+            // not) whether it is a draw. Wins and losses are then bisected towards the
+            // extremes first, as in Pons' solver, because short wins and losses are cheap to
+            // prove. Once a margin has shown, each test asks whether the value passes the
+            // bound the last answer gave (MTD(f), the fail-soft answers stepping towards the
+            // value): tests far from the value are cheap, and the last two prove it. On
+            // Kalah(6,4) that visits 0.81 of the positions of one principal variation search
+            // over the values still possible, on Othello's 20-empty positions 0.92.
             let mut t = lower + (upper - lower) / 2;
             if tests == 0 {
                 t = 0;
+            } else if margins {
+                t = if rose { lower } else { upper - 1 };
             } else if upper == 0 {
                 t = -1;
-            } else if !margins {
-                if t <= 0 && lower / 2 < t {
-                    t = lower / 2;
-                } else if t >= 0 && upper / 2 > t {
-                    t = upper / 2;
-                }
+            } else if t <= 0 && lower / 2 < t {
+                t = lower / 2;
+            } else if t >= 0 && upper / 2 > t {
+                t = upper / 2;
             }
             let t = t.clamp(lower, upper - 1);
-            // Once a margin has shown, one search over every value still possible (principal
-            // variation search: the window is open along one line, null elsewhere) settles it:
-            // on Othello's 20-empty positions in 0.87 of the positions bisection visits (a test
-            // a bit of the margin), on Kalah(6,4) in 0.54 of them.
-            let r = if margins {
-                let r = self.test(state, lower - 1, upper + 1, stop)?;
-                (lower, upper) = (r, r);
-                r
-            } else {
-                self.test(state, t, t + 1, stop)?
-            };
+            let r = self.test(state, t, t + 1, stop)?;
             margins |= r != 0 && r.abs() < DECIDED;
-            if r <= t {
-                upper = r;
-            } else {
+            rose = r > t;
+            if rose {
                 lower = r;
+            } else {
+                upper = r;
             }
             tests += 1;
             let settled = lower >= upper;

@@ -581,12 +581,10 @@ impl Game for Kalah {
     }
 
     /// Starts fetching `state`'s seed-table entry, where the table ([`Kalah::with_table`])
-    /// holds it.
+    /// holds it: that entry answers `state`.
     #[inline]
-    fn solve_prefetch(&self, state: &KalahState) {
-        if let Some(table) = &self.table {
-            table.prefetch(state);
-        }
+    fn solve_prefetch(&self, state: &KalahState) -> bool {
+        self.table.as_ref().is_some_and(|table| table.prefetch(state))
     }
 
     /// The final margin lies within the store difference plus or minus the seeds left in

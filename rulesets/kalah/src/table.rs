@@ -231,10 +231,11 @@ impl SeedTable {
         game.pits() == self.rules.pits() && game.capture() == self.rules.capture()
     }
 
-    /// Starts fetching `state`'s entry from memory, for a [`SeedTable::margin`] soon after.
+    /// Starts fetching `state`'s entry from memory, for a [`SeedTable::margin`] soon after;
+    /// `true` where the table holds it.
     #[inline]
-    pub fn prefetch(&self, state: &KalahState) {
-        self.margins.prefetch(&self.rules, state);
+    pub fn prefetch(&self, state: &KalahState) -> bool {
+        self.margins.prefetch(&self.rules, state)
     }
 
     /// The exact final margin of `state` for the side to move under perfect play, if it has
