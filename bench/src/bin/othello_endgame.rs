@@ -8,7 +8,7 @@
 //! ```
 //!
 //! `--prover` solves with the generic exact solver instead (`ply::solve`, as `reversi solve`
-//! does: null-window tests bisected on the margin, 64 MiB table, one thread), giving the value
+//! does: null-window tests stepped on the margin, 64 MiB table, one thread), giving the value
 //! without a move.
 //!
 //! By default it solves `--count` (20) positions with `--empties` (14) empty squares, each

@@ -365,8 +365,8 @@ where
     }
 
     /// The search value of `state` (`None` when the game is over): bisection by null-window
-    /// tests, halving towards a draw, until an answer shows a margin; then one search with the
-    /// window open over the values still possible.
+    /// tests, halving towards a draw, until an answer shows a margin; then null-window tests
+    /// at the bound the last answer gave (MTD(f)).
     fn search_value(
         &mut self,
         state: &G::State,
