@@ -134,11 +134,9 @@ struct Child<G: Game> {
     terminal: Option<i32>,
     /// The move's entry in the history table.
     history: usize,
-    /// The position's key in the proof table ([`Game::value_hash`]), where there is a table.
+    /// The position's key in the proof table ([`Game::value_hash`]), where there is a table
+    /// and the game's endgame answer does not hold the position ([`Game::solve_prefetch`]).
     table_key: Option<u64>,
-    /// Whether the game's endgame answer holds the position ([`Game::solve_prefetch`]): its
-    /// proof-table entry is never read.
-    answered: bool,
 }
 
 impl<'a, G: Game> Prover<'a, G> {
@@ -364,7 +362,7 @@ impl<'a, G: Game> Prover<'a, G> {
     /// parent's value and the move's index.
     fn transposition_cut(&self, children: &[Child<G>], b: i32) -> Option<(i32, u8)> {
         let table = self.table?;
-        children.iter().filter(|c| c.terminal.is_none() && !c.answered).find_map(|c| {
+        children.iter().filter(|c| c.terminal.is_none()).find_map(|c| {
             let e = table.probe(c.table_key?)?;
             let banked = self.game.solve_banked(&c.state);
             let bound = from_table(if c.same { e.lower } else { e.upper }, banked);
@@ -420,11 +418,12 @@ impl<'a, G: Game> Prover<'a, G> {
             // The child's entries are read soon (the cutoff by transposition, then its own
             // search): fetching them all now overlaps their waits on memory. Where the game's
             // endgame answer holds the child, its proof-table entry is never read.
-            let table_key = self.table.and_then(|_| game.value_hash(&child));
             let answered = game.solve_prefetch(&child);
-            if let (false, Some(table), Some(k)) = (answered, self.table, table_key) {
+            let table_key = self.table.filter(|_| !answered).and_then(|table| {
+                let k = game.value_hash(&child)?;
                 table.prefetch(k);
-            }
+                Some(k)
+            });
             let who = game.to_move(&child);
             let same = who == me;
             let terminal = game.outcome(&child).map(|o| to_parent(final_value(&o, who), same));
@@ -440,7 +439,6 @@ impl<'a, G: Game> Prover<'a, G> {
                 terminal,
                 history,
                 table_key,
-                answered,
             });
         }
         self.moves[ply] = moves;
