@@ -1,7 +1,7 @@
 //! Kalah(m,n), the mancala game with extra turns, in the terminal; and `solve`, every
-//! program's exact solver (`ply::solve`, with Kalah's store bound, lookahead ordering and the
-//! seed tables of the endgame directory), which proves a position's exact value: the final
-//! store difference under perfect play.
+//! program's exact solver (`ply::solve`, with Kalah's store bound, its order of moves into
+//! the store first and the seed tables of the endgame directory), which proves a position's
+//! exact value: the final store difference under perfect play.
 //!
 //! ```text
 //! cargo run --release --example kalah

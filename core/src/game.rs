@@ -525,18 +525,6 @@ pub trait Game: Sync {
         false
     }
 
-    /// How many plies beyond each move of `state`, a position `ply` plies below the one being
-    /// solved, exact solving ([`crate::solve`]) searches by alpha-beta over the evaluation to
-    /// order the moves (with [`SolveOptions::order_by_eval`](crate::solve::SolveOptions)): 0
-    /// (the default) orders by [`Game::solve_order`] alone. Near the root, where the subtrees
-    /// are largest, a short search finds refutations that one evaluation misses: Kalah looks
-    /// two plies ahead in the first eight and proves Kalah(6,4) with 85 M positions instead of
-    /// 183 M. Deeper looks or more plies are not better by rule: they change the order
-    /// everywhere below, for better or worse.
-    fn solve_lookahead(&self, _state: &Self::State, _ply: usize) -> u32 {
-        0
-    }
-
     /// Leaves out of `moves` (the legal moves of `state`, in the game's order) moves that exact
     /// solving ([`crate::solve`]) need not search, and answers a floor under the value where it
     /// knows one cheaply. Every move left out must be no better for the player to move, under

@@ -17,8 +17,7 @@
 //!   endgame answer will read ([`Game::solve_prefetch`]), else their table entries, are
 //!   fetched together;
 //! - move ordering from the table's best move, the game's order key of each move
-//!   ([`Game::solve_order`], by default its evaluation; near the root, where the game asks, a
-//!   short search over the evaluation, [`Game::solve_lookahead`]) and a history of cutoffs;
+//!   ([`Game::solve_order`], by default its evaluation) and a history of cutoffs;
 //! - the game's pruning of moves no better than one it keeps, and its floor under the value
 //!   ([`Game::solve_prune`]: Connect Four's threats, as in Pons' solver);
 //! - the game's own exact answers and cheap bounds through [`Game::solve_endgame`] (Kalah's

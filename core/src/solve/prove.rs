@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{Game, MoveList, Outcome, Player, Score, Solved, SolverBudget};
+use crate::game::{Game, MoveList, Outcome, Player, Solved, SolverBudget};
 
 use super::table::{Entry, ProofTable, NO_MOVE};
 
@@ -445,55 +445,11 @@ impl<'a, G: Game> Prover<'a, G> {
         (children, floor)
     }
 
-    /// The value of `state` for its player to move by a `depth`-ply alpha-beta search over
-    /// the game's evaluation ([`Game::solve_lookahead`]), for move ordering: finished games
-    /// count their exact value.
-    fn lookahead(&self, state: &G::State, depth: u32, mut alpha: f64, beta: f64) -> f64 {
-        let game = self.game;
-        let me = game.to_move(state);
-        if let Some(o) = game.outcome(state) {
-            return f64::from(final_value(&o, me));
-        }
-        if depth == 0 {
-            return game.evaluate(state, me).to_f64();
-        }
-        let mut moves = MoveList::new();
-        game.generate_moves(state, &mut moves);
-        if moves.is_empty() {
-            return game.evaluate(state, me).to_f64();
-        }
-        let mut best = f64::NEG_INFINITY;
-        for &mv in moves.iter() {
-            let mut c = state.clone();
-            game.apply(&mut c, mv);
-            let v = if game.to_move(&c) == me {
-                self.lookahead(&c, depth - 1, alpha, beta)
-            } else {
-                -self.lookahead(&c, depth - 1, -beta, -alpha)
-            };
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
     /// Puts `children` best first: by the game's order key ([`Game::solve_order`], by default
-    /// the evaluation of the position each leads to, or where the game asks a short search
-    /// from it, [`Game::solve_lookahead`]; behind the opponent's replies, fastest-first), then
-    /// by history; threads after the
-    /// first rotate the order near the root so that they prove other moves first.
+    /// the evaluation of the position each leads to; behind the opponent's replies,
+    /// fastest-first), then by history; threads after the first rotate the order near the root
+    /// so that they prove other moves first.
     fn order(&self, state: &G::State, children: &mut [Child<G>], me: Player, ply: usize) {
-        let lookahead = match self.order_by_eval && children.len() > 1 {
-            true => self.game.solve_lookahead(state, ply),
-            false => 0,
-        };
         for c in children.iter_mut() {
             c.replies = match c.terminal {
                 // A game that ends: first where it is good for the mover, else last.
@@ -506,13 +462,6 @@ impl<'a, G: Game> Prover<'a, G> {
             };
             c.key = if let Some(v) = c.terminal {
                 f64::from(v) * 1e6
-            } else if lookahead > 0 {
-                let v = self.lookahead(&c.state, lookahead, f64::NEG_INFINITY, f64::INFINITY);
-                if c.same {
-                    v
-                } else {
-                    -v
-                }
             } else if self.order_by_eval {
                 self.game.solve_order(state, c.mv, &c.state, me)
             } else {

@@ -549,15 +549,24 @@ impl Game for Kalah {
         Kalah::margin_range(state, state.side).0
     }
 
-    /// Two plies of search over the store difference beyond each move, in the first eight
-    /// plies of a proof: Kalah(6,4) takes 85 M positions instead of 183 M ordered by the store
-    /// difference after the move alone, Kalah(5,4) 3.6 M instead of 6.5 M, Kalah(6,3) 0.52 M
-    /// instead of 0.61 M.
-    fn solve_lookahead(&self, _state: &KalahState, ply: usize) -> u32 {
-        if ply < 8 {
-            2
+    /// The store difference after the move for the player who made it; a move that ends in
+    /// the mover's store (the mover moves again) counts two seeds more, and up to one more the
+    /// nearer its house is to the store. Moves into the store come first, the nearest first,
+    /// as sowing from a house changes only the houses between it and the store, so the
+    /// farther houses' moves into the store still stand after it. Kalah(6,4) with the 24-seed
+    /// table takes 4.4 M positions instead of 18.3 M by the store difference alone.
+    fn solve_order(
+        &self,
+        _state: &KalahState,
+        mv: Move,
+        child: &KalahState,
+        player: Player,
+    ) -> f64 {
+        let stores = f64::from(child.store(player)) - f64::from(child.store(player.opponent()));
+        if child.side == player && !child.is_over() {
+            stores + 2.0 + (mv.index() + 1) as f64 / self.pits as f64
         } else {
-            0
+            stores
         }
     }
 

@@ -214,8 +214,8 @@ fn stores_moved(game: &Kalah, state: &KalahState) -> KalahState {
     game.parse_state(&format!("{} {side}", parts.join("/"))).unwrap()
 }
 
-/// The generic prover (`ply::solve`: Kalah's store bound, its two-ply lookahead near the
-/// root, a proof table keyed by the houses alone whose entries hold values less the store
+/// The generic prover (`ply::solve`: Kalah's store bound, its order of moves into the store
+/// first, a proof table keyed by the houses alone whose entries hold values less the store
 /// difference) agrees with the memoised solver, on positions and on their twins with other
 /// stores (which share the table's entries); and `solve_endgame` with a seed table of up to
 /// 6 seeds (`with_exact_seeds`, built on first use) answers the exact margin whatever the
@@ -274,4 +274,29 @@ fn the_extra_turn_wins_by_twelve() {
     assert_eq!((report.best_move.number(), report.value), (5, Value::Heuristic(12.0)));
     let report = paranoid(&game, &state);
     assert_eq!((report.best_move.number(), report.value), (5, Value::Heuristic(12.0)));
+}
+
+/// The prover's order (`Game::solve_order`): the moves that end in the mover's store first,
+/// the one nearest the store first, then the rest by the store difference after them.
+#[test]
+fn the_prover_tries_moves_into_the_store_first_the_nearest_first() {
+    let game = Kalah::standard();
+    // South's house 6 (one seed) and house 4 (three) end in the store; house 1 (five seeds)
+    // ends in house 6; house 3 (two seeds) ends in the empty house 5 and takes North's seeds
+    // opposite with it, more than any move into the store gains.
+    let state = game.parse_state("5,0,2,3,0,1/0/7,7,6,6,6,5/0 s").unwrap();
+    let mut moves = ply::MoveList::new();
+    game.generate_moves(&state, &mut moves);
+    let mut keyed: Vec<(f64, String)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = state;
+            game.apply(&mut child, mv);
+            let key = game.solve_order(&state, mv, &child, state.side_to_move());
+            (key, game.format_move(&state, mv))
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let order: Vec<&str> = keyed.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(order, ["3", "6", "4", "1"], "{keyed:?}");
 }
