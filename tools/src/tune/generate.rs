@@ -157,9 +157,12 @@ pub fn play_game<G: ToolGame>(
     Ok(GameBlock { game: index, samples })
 }
 
+/// How often `tune generate` writes a progress line where stderr is not a terminal.
+const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// `tune generate`: plays the games of the run (or of its shard) that the output file does
 /// not have yet, on `args.threads` threads, appending each finished game's new positions;
-/// progress on stderr. `name` is the game and its options as on the command line.
+/// progress on stderr (a bar on a terminal, else a line a minute). `name` is the game and its options as on the command line.
 ///
 /// # Errors
 /// If the file cannot be read or written, or a game cannot be played.
@@ -200,7 +203,9 @@ pub fn run<G: ToolGame>(
         );
     }
     let started = Instant::now();
-    let bar = progress_bar(todo.len() as u64);
+    let (total, bar) = (todo.len(), progress_bar(todo.len() as u64));
+    // Where stderr is not a terminal (a log, a cluster job) a line a minute instead of the bar.
+    let log = bar.is_hidden().then(|| Mutex::new((Instant::now(), 0usize)));
     let next = Mutex::new(todo.into_iter());
     let file = Mutex::new(&mut file);
     let failure: Mutex<Option<ToolError>> = Mutex::new(None);
@@ -223,6 +228,21 @@ pub fn run<G: ToolGame>(
                         let rate = new as f64 / started.elapsed().as_secs_f64().max(1e-9);
                         bar.set_message(format!("{} positions, {}/s", si(new as f64), si(rate)));
                         bar.inc(1);
+                        if let Some(log) = &log {
+                            let mut log = log.lock().unwrap_or_else(|p| p.into_inner());
+                            log.1 += 1;
+                            if log.0.elapsed() >= LOG_EVERY {
+                                log.0 = Instant::now();
+                                eprintln!(
+                                    "{}: {}/{total} games, {} new positions, {}/s, {:.0} s",
+                                    args.out.display(),
+                                    log.1,
+                                    si(new as f64),
+                                    si(rate),
+                                    started.elapsed().as_secs_f64()
+                                );
+                            }
+                        }
                     }
                     Err(e) => {
                         *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
