@@ -162,7 +162,8 @@ const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// `tune generate`: plays the games of the run (or of its shard) that the output file does
 /// not have yet, on `args.threads` threads, appending each finished game's new positions;
-/// progress on stderr (a bar on a terminal, else a line a minute). `name` is the game and its options as on the command line.
+/// progress on stderr (a bar on a terminal, else a line a minute). `name` is the game and
+/// its options as on the command line.
 ///
 /// # Errors
 /// If the file cannot be read or written, or a game cannot be played.
