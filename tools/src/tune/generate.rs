@@ -206,7 +206,7 @@ pub fn run<G: ToolGame>(
     let started = Instant::now();
     let (total, bar) = (todo.len(), progress_bar(todo.len() as u64));
     // Where stderr is not a terminal (a log, a cluster job) a line a minute instead of the bar.
-    let log = bar.is_hidden().then(|| Mutex::new((Instant::now(), 0usize)));
+    let log = bar.is_hidden().then(|| Mutex::new(Instant::now()));
     let next = Mutex::new(todo.into_iter());
     let file = Mutex::new(&mut file);
     let failure: Mutex<Option<ToolError>> = Mutex::new(None);
@@ -230,14 +230,13 @@ pub fn run<G: ToolGame>(
                         bar.set_message(format!("{} positions, {}/s", si(new as f64), si(rate)));
                         bar.inc(1);
                         if let Some(log) = &log {
-                            let mut log = log.lock().unwrap_or_else(|p| p.into_inner());
-                            log.1 += 1;
-                            if log.0.elapsed() >= LOG_EVERY {
-                                log.0 = Instant::now();
+                            let mut last = log.lock().unwrap_or_else(|p| p.into_inner());
+                            if last.elapsed() >= LOG_EVERY {
+                                *last = Instant::now();
                                 eprintln!(
                                     "{}: {}/{total} games, {} new positions, {}/s, {:.0} s",
                                     args.out.display(),
-                                    log.1,
+                                    bar.position(),
                                     si(new as f64),
                                     si(rate),
                                     started.elapsed().as_secs_f64()
