@@ -156,7 +156,7 @@ impl Features<TicTacToe> for Squares {
     }
 }
 
-/// `tune fit` over `data` into `out`: 30 epochs of minibatches of 64, every fifth game held
+/// `tune fit` over `data` into `out`: 30 epochs of minibatches of 64, about one game in five held
 /// out, labels from the results alone.
 fn fit_args(data: &Path, out: &Path) -> FitArgs {
     FitArgs {

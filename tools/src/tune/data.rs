@@ -212,6 +212,13 @@ pub fn result_byte(reward: f64) -> u8 {
     (reward.clamp(0.0, 1.0) * f64::from(RESULT_SCALE)).round() as u8
 }
 
+/// Whether game number `game` of a run is held out to measure a fit: about one game in
+/// `every`, drawn by a hash of the number, so that each shard of a run (whose game numbers all
+/// leave the same remainder by the shard count) holds out its share too.
+pub fn is_held_out(game: u64, every: u64) -> bool {
+    mix64(game ^ 0x6865_6c64_6f75_7473) % every.max(1) == 0
+}
+
 /// One game's positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameBlock {
@@ -516,6 +523,15 @@ mod tests {
 
     fn sample(state: [u8; 4], result: u8, score: i16) -> Sample {
         Sample { state: state.to_vec(), result, score }
+    }
+
+    #[test]
+    fn every_shard_of_a_run_holds_out_its_share_of_games() {
+        // Shard k of 16 numbers its games k-1, k+15, ...: each must hold out about 1 in 20.
+        for shard in 0..16u64 {
+            let held = (0..20_000u64).filter(|&i| is_held_out(16 * i + shard, 20)).count();
+            assert!((800..1200).contains(&held), "shard {}: {held} of 20000", shard + 1);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! its features, is read as the log-odds that the side to move wins, and the weights are
 //! those that best predict the labels (the game results, or a mix with a deeper search's
 //! values). Minibatch gradient descent with Adam minimises the cross-entropy plus an L2
-//! penalty; every tenth game (by default) is held out, its loss is reported after each epoch,
+//! penalty; about one game in ten (by default, drawn by a hash of its number) is held out, its loss is reported after each epoch,
 //! and the weights of the epoch with the lowest held-out loss are kept (training stops after
 //! `--patience` epochs without a better one).
 
@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 use ply::eval::{Features, Weights};
 
-use super::data::{DataReader, StateCodec};
+use super::data::{is_held_out, DataReader, StateCodec};
 use crate::agents::ToolGame;
 use crate::error::{ToolError, ToolResult};
 
@@ -52,7 +52,8 @@ pub struct FitArgs {
     /// L2 penalty on the weights.
     #[arg(long, default_value_t = 1e-5, value_parser = not_negative)]
     pub l2: f64,
-    /// Hold out every Nth game to measure the fit.
+    /// Hold out about one game in N to measure the fit (drawn by a hash of the game's number, so
+    /// each shard of a run holds out its share).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub holdout_every: u64,
     /// How much of each label comes from the labelling search instead of the game result,
@@ -314,7 +315,11 @@ pub fn run<G: ToolGame, F: Features<G>>(
         }
         while let Some(block) = reader.next_block()? {
             games += 1;
-            let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
+            let set = if is_held_out(block.game, args.holdout_every) {
+                &mut held_out
+            } else {
+                &mut train
+            };
             for sample in &block.samples {
                 let state = codec.decode(game, &sample.state).map_err(|e| {
                     ToolError::Input(format!("{}: game {}: {e}", path.display(), block.game))

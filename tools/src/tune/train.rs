@@ -5,8 +5,8 @@
 //! read as the log-odds that the player to move wins, should predict a label mixing the game
 //! result and the search's score (`--search-weight`). The loss is the mean squared error
 //! between the sigmoid of the output and the label; minibatches are split over every core,
-//! the steps are Adam's, every `--holdout-every`-th game is held out, and the network of
-//! the epoch with the lowest held-out loss is written.
+//! the steps are Adam's, about one game in `--holdout-every` is held out (drawn by a hash of
+//! its number), and the network of the epoch with the lowest held-out loss is written.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use ply::eval::net::{Activations, NetInputs, Network, MAX_HIDDEN};
 
-use super::data::{DataReader, StateCodec};
+use super::data::{is_held_out, DataReader, StateCodec};
 use super::generate::default_threads;
 use crate::agents::ToolGame;
 use crate::error::ToolError;
@@ -58,7 +58,8 @@ pub struct TrainArgs {
     /// Search score units per unit of log-odds, to turn a score into a label.
     #[arg(long, default_value_t = 100.0)]
     pub search_scale: f32,
-    /// Hold out every Nth game to measure the fit.
+    /// Hold out about one game in N to measure the fit (drawn by a hash of the game's number, so
+    /// each shard of a run holds out its share).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub holdout_every: u64,
     /// Threads (default: one per core).
@@ -204,7 +205,11 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
             )));
         }
         while let Some(block) = reader.next_block()? {
-            let set = if block.game % args.holdout_every == 0 { &mut held_out } else { &mut train };
+            let set = if is_held_out(block.game, args.holdout_every) {
+                &mut held_out
+            } else {
+                &mut train
+            };
             for sample in &block.samples {
                 if read >= limit {
                     break 'files;
