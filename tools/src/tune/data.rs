@@ -216,7 +216,7 @@ pub fn result_byte(reward: f64) -> u8 {
 /// `every`, drawn by a hash of the number, so that each shard of a run (whose game numbers all
 /// leave the same remainder by the shard count) holds out its share too.
 pub fn is_held_out(game: u64, every: u64) -> bool {
-    mix64(game ^ 0x6865_6c64_6f75_7473) % every.max(1) == 0
+    mix64(game ^ 0x6865_6c64_6f75_7473).is_multiple_of(every)
 }
 
 /// One game's positions.
