@@ -4,9 +4,9 @@
 //! its features, is read as the log-odds that the side to move wins, and the weights are
 //! those that best predict the labels (the game results, or a mix with a deeper search's
 //! values). Minibatch gradient descent with Adam minimises the cross-entropy plus an L2
-//! penalty; about one game in ten (by default, drawn by a hash of its number) is held out, its loss is reported after each epoch,
-//! and the weights of the epoch with the lowest held-out loss are kept (training stops after
-//! `--patience` epochs without a better one).
+//! penalty; about one game in ten (by default, drawn by a hash of its number) is held out, its
+//! loss is reported after each epoch, and the weights of the epoch with the lowest held-out
+//! loss are kept (training stops after `--patience` epochs without a better one).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
