@@ -65,12 +65,10 @@ pub fn english_checkers() -> GameEntry<EnglishCheckers> {
     // The networks beat the learned evaluation under both rule sets on 8x8 (BENCHMARKS.md),
     // so specs without `eval=` use them; on other sizes `net` is `learned`, which there is
     // the hand-set one.
-    // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms), LMR on top of it under
-    // the standard rules (+34; undecided under the Deepomatic ones), and there the table kept
-    // from move to move (+19), BENCHMARKS.md; the same options as `ply_checkers::engine`.
-    .engines("alphabeta:time=1s,probcut=50", "alphabeta:time=50ms,probcut=50")
-    .rules_engines(
-        "standard",
+    // ProbCut wins under both rule sets (+36 and +65 Elo at 100 ms); LMR on top of it (+34)
+    // and the table kept from move to move (+19) under the standard rules, the two together
+    // (+40) under the Deepomatic ones, BENCHMARKS.md; the same options as `ply_checkers::engine`.
+    .engines(
         "alphabeta:time=1s,probcut=50,lmr=true,reuse=true",
         "alphabeta:time=50ms,probcut=50,lmr=true,reuse=true",
     )
@@ -438,7 +436,7 @@ mod tests {
             let (engine_spec, batch) = info.engines_for(&o);
             for text in [engine_spec, batch] {
                 let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
-                let shipped = engine::options(rules);
+                let shipped = engine::options();
                 assert_eq!(spec.probcut, Some(shipped.probcut), "{rules}: {text}");
                 assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{rules}: {text}");
                 assert_eq!(spec.reuse.unwrap_or(false), shipped.keep_tt, "{rules}: {text}");

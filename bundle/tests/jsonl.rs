@@ -17,11 +17,11 @@ fn checkers(rules: Rules) -> EnglishCheckers {
     EnglishCheckers::new(8, rules).unwrap()
 }
 
-/// The shipped engine of the game's rules, as `ply_checkers::engine` builds it.
+/// The shipped engine, as `ply_checkers::engine` builds it.
 fn shipped() -> EngineBuilder<EnglishCheckers> {
-    Box::new(|game: &EnglishCheckers| {
+    Box::new(|_: &EnglishCheckers| {
         let engine: Box<dyn Agent<EnglishCheckers> + Send> =
-            Box::new(ply_checkers::engine::engine(game.rules()));
+            Box::new(ply_checkers::engine::engine());
         Ok(engine)
     })
 }

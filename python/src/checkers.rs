@@ -181,9 +181,9 @@ mod tests {
         let reply = match time {
             None => jsonl::answer_moves(&line, &game, codec),
             Some(time) => {
-                let build = Box::new(|game: &EnglishCheckers| {
+                let build = Box::new(|_: &EnglishCheckers| {
                     let engine: Box<dyn Agent<EnglishCheckers> + Send> =
-                        Box::new(ply_checkers::engine::engine(game.rules()));
+                        Box::new(ply_checkers::engine::engine());
                     Ok(engine)
                 });
                 PlayServer::new(game, codec, time, build).answer(&line)

@@ -325,7 +325,7 @@ fn main() -> ExitCode {
     let result = match args.game.as_str() {
         "checkers" => EnglishCheckers::new(8, Rules::Standard)
             .map_err(|e| e.to_string())
-            .and_then(|g| run(&args, &g, ply_checkers::engine::engine(Rules::Standard))),
+            .and_then(|g| run(&args, &g, ply_checkers::engine::engine())),
         "draughts" => run(&args, &InternationalDraughts::new(), ply_draughts::engine::engine()),
         other => Err(format!("unknown game {other:?}: checkers or draughts")),
     };

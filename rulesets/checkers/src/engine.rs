@@ -1,52 +1,35 @@
 //! The engine ply ships for checkers: alpha-beta with the engines' evaluation
-//! ([`CheckersNet`]), ProbCut at the margin that won its match and, under the standard rules,
-//! late-move reductions and the table kept from one move to the next
-//! (`docs/benchmarks/strength.md`). The seed's `play`, the JSON-lines server and the tools'
-//! default engine specs (`alphabeta:time=1s,probcut=50`, and
-//! `alphabeta:time=1s,probcut=50,lmr=true,reuse=true` under `--rules standard`) all search
-//! this way.
+//! ([`CheckersNet`]), ProbCut at the margin that won its match, late-move reductions and the
+//! table kept from one move to the next (`docs/benchmarks/strength.md`). The seed's `play`,
+//! the JSON-lines server and the tools' default engine spec
+//! (`alphabeta:time=1s,probcut=50,lmr=true,reuse=true`) all search this way.
 
 use ply::search::alphabeta::{AlphaBeta, AlphaBetaOptions};
 
 use crate::net::CheckersNet;
-use crate::Rules;
 
 /// ProbCut's margin in evaluation units (a hundredth of a unit of log-odds): +36 Elo
 /// [+9, +61] over no ProbCut at 100 ms a move under the standard rules.
 pub const PROBCUT_MARGIN: f64 = 50.0;
 
-/// Whether the engine reduces late quiet moves under `rules`: under the standard rules LMR
-/// won its SPRT (+34 Elo [+0, +67] at 100 ms with ProbCut); under the Deepomatic rules it was
-/// undecided after 600 games (+13 [-1, +26]), so it stays off there.
-pub fn reduces_late_moves(rules: Rules) -> bool {
-    rules == Rules::Standard
-}
-
-/// Whether the engine uses its table's entries from its earlier searches (of the same game)
-/// under `rules` ([`AlphaBetaOptions::keep_tt`]): under the standard rules this won its SPRT
-/// (+19 Elo [+3, +34] at 100 ms with ProbCut and LMR); under the Deepomatic rules it has not
-/// been measured, so it stays off there. A new engine's first search is the same either way.
-pub fn keeps_table(rules: Rules) -> bool {
-    rules == Rules::Standard
-}
-
-/// The search options of the shipped engine under `rules`: the library's defaults with
-/// ProbCut, and late-move reductions and the kept table where [`reduces_late_moves`] and
-/// [`keeps_table`].
+/// The search options of the shipped engine, the same under both rule sets: the library's
+/// defaults with ProbCut, late-move reductions and the table kept from one move to the next
+/// ([`AlphaBetaOptions::keep_tt`]). Under the standard rules LMR won its SPRT on top of ProbCut
+/// (+34 Elo [+0, +67] at 100 ms) and the kept table on top of both (+19 [+3, +34]); under the
+/// Deepomatic rules the two together won theirs against ProbCut alone (+40 [+12, +66]).
 ///
 /// ```
-/// use ply_checkers::{engine, Rules};
+/// use ply_checkers::engine;
 ///
-/// assert_eq!(engine::options(Rules::Deepomatic).probcut, engine::PROBCUT_MARGIN);
-/// assert!(engine::options(Rules::Standard).lmr && engine::options(Rules::Standard).keep_tt);
-/// assert!(!engine::options(Rules::Deepomatic).lmr);
-/// assert!(!engine::options(Rules::Deepomatic).keep_tt);
+/// let options = engine::options();
+/// assert_eq!(options.probcut, engine::PROBCUT_MARGIN);
+/// assert!(options.lmr && options.keep_tt);
 /// ```
-pub fn options(rules: Rules) -> AlphaBetaOptions {
+pub fn options() -> AlphaBetaOptions {
     AlphaBetaOptions {
         probcut: PROBCUT_MARGIN,
-        lmr: reduces_late_moves(rules),
-        keep_tt: keeps_table(rules),
+        lmr: true,
+        keep_tt: true,
         ..AlphaBetaOptions::default()
     }
 }
@@ -62,7 +45,8 @@ pub fn warm() {
     let _ = CheckersNet::default();
 }
 
-/// The shipped engine for games under `rules`.
+/// The shipped engine, for games under either rule set (the network follows the game's
+/// rules).
 ///
 /// ```
 /// use ply::search::{Agent, Budget, Position};
@@ -70,12 +54,12 @@ pub fn warm() {
 /// use ply_checkers::{EnglishCheckers, Rules};
 ///
 /// let game = EnglishCheckers::new(8, Rules::Standard)?;
-/// let report = ply_checkers::engine::engine(game.rules())
+/// let report = ply_checkers::engine::engine()
 ///     .choose(&game, Position::new(&game.initial_state()), &Budget::depth(6))
 ///     .unwrap();
 /// assert_eq!(report.depth, 6);
 /// # Ok::<(), ply_checkers::Error>(())
 /// ```
-pub fn engine(rules: Rules) -> AlphaBeta<CheckersNet> {
-    AlphaBeta::with_options(options(rules)).with_evaluator(CheckersNet::default())
+pub fn engine() -> AlphaBeta<CheckersNet> {
+    AlphaBeta::with_options(options()).with_evaluator(CheckersNet::default())
 }

@@ -359,7 +359,7 @@ pub fn play_budget<S: AsRef<str>>(
     let mut best: Option<(f64, Path)> = None;
     for light in halves {
         let state = if light { &split.light } else { &split.dark };
-        let mut engine = crate::engine::engine(split.game.rules());
+        let mut engine = crate::engine::engine();
         let report = engine
             .choose(&split.game, Position::new(state), &share)
             .map_err(|e| Error::Search(e.to_string()))?;
