@@ -62,34 +62,55 @@ def main():
     parser.add_argument("--agent", help="a part of the counted agent's spec")
     args = parser.parse_args()
     opener = gzip.open if args.results.endswith(".gz") else open
-    with opener(args.results, "rt") as f:
-        games = [json.loads(line) for line in f if line.strip()]
+    try:
+        with opener(args.results, "rt") as f:
+            games = [json.loads(line) for line in f if line.strip()]
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        sys.exit(f"{args.results}: not a readable arena results file: {e}")
     if not games:
         sys.exit(f"{args.results}: no games")
-    agents = games[0]["agents"]
+    first = games[0]
+    if not isinstance(first, dict) or not isinstance(first.get("agents"), list):
+        sys.exit(f"{args.results}: not an arena results file (its first line names no agents)")
+    if first.get("game") != "english-checkers":
+        sys.exit(f"{args.results}: a match of {first.get('game')!r}, not of english-checkers")
+    agents = first["agents"]
     matches = [i for i, a in enumerate(agents) if args.agent is None or args.agent in a]
     if not matches:
         sys.exit(f"no agent matches {args.agent!r}: {agents}")
     me = matches[0]
     balances = {"won": [], "drawn": [], "lost": []}
     behind_from = collections.Counter()
-    for game in games:
-        seat = game["seats"].index(me)
-        result = game["result"]
-        outcome = "drawn" if result == "draw" else ("won" if result["winner"] == seat else "lost")
-        side, board = parse_start(game["start"])
-        colour = [side, "W" if side == "B" else "B"][seat]
-        balance = []
-        for move in game["moves"]:
-            play(board, move)
-            mine = sum(1 for c, _ in board.values() if c == colour)
-            balance.append((len(board), 2 * mine - len(board)))
-        balances[outcome].append(balance)
-        if outcome == "lost":
-            first = next((i + 1 for i in range(len(balance))
-                          if all(b < 0 for _, b in balance[i:])), None)
-            behind_from["never" if first is None else (first - 1) // 20 * 20 + 1] += 1
-    print(f"{agents[me]}: {len(games)} games")
+    for number, game in enumerate(games, 1):
+        try:
+            count_game(game, me, balances, behind_from)
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            sys.exit(f"{args.results}: game {number}: not an English-checkers record ({e!r})")
+    print_tables(agents[me], len(games), balances, behind_from)
+
+
+def count_game(game, me, balances, behind_from):
+    """Adds one game's balances to the tables."""
+    seat = game["seats"].index(me)
+    result = game["result"]
+    outcome = "drawn" if result == "draw" else ("won" if result["winner"] == seat else "lost")
+    side, board = parse_start(game["start"])
+    colour = [side, "W" if side == "B" else "B"][seat]
+    balance = []
+    for move in game["moves"]:
+        play(board, move)
+        mine = sum(1 for c, _ in board.values() if c == colour)
+        balance.append((len(board), 2 * mine - len(board)))
+    balances[outcome].append(balance)
+    if outcome == "lost":
+        first = next((i + 1 for i in range(len(balance))
+                      if all(b < 0 for _, b in balance[i:])), None)
+        behind_from["never" if first is None else (first - 1) // 20 * 20 + 1] += 1
+
+
+def print_tables(agent, games, balances, behind_from):
+    """Prints the balances by outcome and the lost games by the ply they were lost from."""
+    print(f"{agent}: {games} games")
     for outcome, rows in balances.items():
         print(f"{outcome}: {len(rows)} games")
         for at in range(20, 201, 20):
