@@ -99,9 +99,7 @@ def main():
                 continue
             if g["opening"] != h["opening"] or g.get("opening_moves") != h.get("opening_moves"):
                 sys.exit(f"game {g['index']}: the two files open it differently")
-            if [new[0]["agents"][s] == spec for s in g["seats"]] != [
-                old[0]["agents"][s] == old[0]["agents"][b] for s in h["seats"]
-            ]:
+            if g["seats"].index(a) != h["seats"].index(b):
                 sys.exit(f"game {g['index']}: the compared agents sit on different seats")
             p = pairs[g["opening"]]
             p[0] += score(g, a)
