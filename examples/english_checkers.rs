@@ -99,8 +99,7 @@ fn play_server(
     seed: u64,
 ) -> Result<PlayServer<EnglishCheckers>, String> {
     let entry = ply_bundle::english_checkers();
-    let rules_option = GameOptions { rules: Some(rules.to_string()), ..GameOptions::default() };
-    let text = spec.unwrap_or_else(|| entry.info().engines_for(&rules_option).0.to_string());
+    let text = spec.unwrap_or_else(|| entry.info().engine.clone());
     let spec: AgentSpec = text.parse().map_err(|e| format!("--engine {text}: {e}"))?;
     let build = move |game: &EnglishCheckers| {
         let options = GameOptions {
@@ -176,5 +175,5 @@ fn main() -> ExitCode {
     // The engine plays from the book of these rules (Deepomatic 8x8 has one) unless told
     // --no-book or given another with --book.
     let kit = entry.kit_for(&game, &cli.options);
-    run_program(game, &cli.play, entry.info().play_defaults(&cli.options), &kit)
+    run_program(game, &cli.play, entry.info().play_defaults(), &kit)
 }

@@ -176,5 +176,5 @@ fn main() -> ExitCode {
     // The engine plays from the draughts book unless told --no-book or given another.
     let options = ply_tools::registry::GameOptions::default();
     let kit = entry.kit_for(&game, &options);
-    run_program(game, &cli.play, entry.info().play_defaults(&options), &kit)
+    run_program(game, &cli.play, entry.info().play_defaults(), &kit)
 }

@@ -89,7 +89,7 @@ fn main() -> ExitCode {
         eprintln!("error: --eval: {e}");
         return ExitCode::FAILURE;
     }
-    run_program(game, &cli.play, entry.info().play_defaults(&cli.options), &kit)
+    run_program(game, &cli.play, entry.info().play_defaults(), &kit)
 }
 
 /// The NBoard engine: one command per line on stdin, answers on stdout. The search keeps its

@@ -428,19 +428,14 @@ mod tests {
     }
 
     #[test]
-    fn the_checkers_engine_specs_search_as_the_shipped_engine_under_each_rule_set() {
-        use ply_checkers::engine;
+    fn the_checkers_engine_specs_search_as_the_shipped_engine() {
+        let shipped = ply_checkers::engine::options();
         let info = english_checkers().info().clone();
-        for rules in [Rules::Deepomatic, Rules::Standard] {
-            let o = options(Some(&rules.to_string()), None, None);
-            let (engine_spec, batch) = info.engines_for(&o);
-            for text in [engine_spec, batch] {
-                let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
-                let shipped = engine::options();
-                assert_eq!(spec.probcut, Some(shipped.probcut), "{rules}: {text}");
-                assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{rules}: {text}");
-                assert_eq!(spec.reuse.unwrap_or(false), shipped.keep_tt, "{rules}: {text}");
-            }
+        for text in [&info.engine, &info.batch_engine] {
+            let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
+            assert_eq!(spec.probcut, Some(shipped.probcut), "{text}");
+            assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{text}");
+            assert_eq!(spec.reuse.unwrap_or(false), shipped.keep_tt, "{text}");
         }
     }
 
@@ -448,8 +443,7 @@ mod tests {
     fn the_draughts_engine_specs_search_as_the_shipped_engine() {
         let shipped = ply_draughts::engine::options();
         let info = international_draughts().info().clone();
-        let (engine_spec, batch) = info.engines_for(&options(None, None, None));
-        for text in [engine_spec, batch] {
+        for text in [&info.engine, &info.batch_engine] {
             let spec: ply_tools::spec::AgentSpec = text.parse().unwrap();
             assert_eq!(spec.probcut, Some(shipped.probcut), "{text}");
             assert_eq!(spec.lmr.unwrap_or(false), shipped.lmr, "{text}");

@@ -74,48 +74,22 @@ pub struct GameInfo {
     /// The engine spec of the terminal when engines play each other (short: the mode of
     /// scripts and smoke tests).
     pub batch_engine: String,
-    /// Engine specs for one value of `--rules` each, in place of `engine` and `batch_engine`
-    /// (a rule set whose search measured better with other options): rules, engine, batch
-    /// engine.
-    pub rules_engines: Vec<(String, String, String)>,
     /// True when the game has an endgame index: `egdb` builds its tables and searches take
     /// `egdb=` ([`crate::registry::GameEntry::endgame`]).
     pub endgame_tables: bool,
 }
 
 impl GameInfo {
-    /// The engine specs for a game built with `options`: those registered for its `--rules`
-    /// (compared in any case), else `engine` and `batch_engine`.
+    /// The terminal's defaults for this game: its engines and seat names.
     ///
     /// ```
-    /// use ply_tools::registry::{GameInfo, GameOptions};
+    /// use ply_tools::registry::GameInfo;
     ///
-    /// let info = GameInfo {
-    ///     engine: "alphabeta:time=1s".into(),
-    ///     batch_engine: "alphabeta:time=50ms".into(),
-    ///     rules_engines: vec![("fast".into(), "alphabeta:time=1s,lmr=true".into(), "alphabeta:depth=2".into())],
-    ///     ..GameInfo::default()
-    /// };
-    /// let fast = GameOptions { rules: Some("FAST".into()), ..GameOptions::default() };
-    /// assert_eq!(info.engines_for(&fast), ("alphabeta:time=1s,lmr=true", "alphabeta:depth=2"));
-    /// assert_eq!(info.engines_for(&GameOptions::default()).0, "alphabeta:time=1s");
+    /// let info = GameInfo { engine: "alphabeta:time=1s".into(), ..GameInfo::default() };
+    /// assert_eq!(info.play_defaults().engine, "alphabeta:time=1s");
     /// ```
-    pub fn engines_for(&self, options: &GameOptions) -> (&str, &str) {
-        let rules = options.rules.as_deref().map(str::trim);
-        match self
-            .rules_engines
-            .iter()
-            .find(|(r, _, _)| rules.is_some_and(|o| o.eq_ignore_ascii_case(r)))
-        {
-            Some((_, engine, batch)) => (engine, batch),
-            None => (&self.engine, &self.batch_engine),
-        }
-    }
-
-    /// The terminal's defaults for this game built with `options`.
-    pub fn play_defaults(&self, options: &GameOptions) -> Defaults<'_> {
-        let (engine, batch_engine) = self.engines_for(options);
-        Defaults { engine, batch_engine, names: &self.seat_names }
+    pub fn play_defaults(&self) -> Defaults<'_> {
+        Defaults { engine: &self.engine, batch_engine: &self.batch_engine, names: &self.seat_names }
     }
 }
 

@@ -146,7 +146,6 @@ impl<G: ToolGame> GameEntry<G> {
                 seat_names: Vec::new(),
                 engine: "alphabeta:time=1s".to_string(),
                 batch_engine: "alphabeta:time=50ms".to_string(),
-                rules_engines: Vec::new(),
                 endgame_tables: false,
             },
             build,
@@ -263,17 +262,6 @@ impl<G: ToolGame> GameEntry<G> {
     pub fn engines(mut self, engine: &str, batch_engine: &str) -> Self {
         self.info.engine = engine.to_string();
         self.info.batch_engine = batch_engine.to_string();
-        self
-    }
-
-    /// Engine specs for games built with `--rules RULES`, in place of those of
-    /// [`GameEntry::engines`] (see [`GameInfo::engines_for`]).
-    pub fn rules_engines(mut self, rules: &str, engine: &str, batch_engine: &str) -> Self {
-        self.info.rules_engines.push((
-            rules.to_string(),
-            engine.to_string(),
-            batch_engine.to_string(),
-        ));
         self
     }
 
@@ -541,7 +529,7 @@ impl<G: ToolGame> RegisteredGame for GameEntry<G> {
             }
         };
         let kit = self.kit_for(&game, options);
-        crate::play::run_program(game, args, self.info.play_defaults(options), &kit)
+        crate::play::run_program(game, args, self.info.play_defaults(), &kit)
     }
 
     fn workloads(

@@ -420,7 +420,7 @@ pub fn game_main<G: ToolGame>(entry: &GameEntry<G>) -> ExitCode {
     match entry.build(&cli.options) {
         Ok(game) => {
             let kit = entry.kit_for(&game, &cli.options);
-            crate::play::run_program(game, &cli.play, info.play_defaults(&cli.options), &kit)
+            crate::play::run_program(game, &cli.play, info.play_defaults(), &kit)
         }
         Err(e) => fail(e),
     }

@@ -547,7 +547,7 @@ pub fn erase<G: ToolGame>(
     } else {
         format!("{} {args}", info.name).into()
     };
-    let engine = info.engines_for(options).0.parse::<AgentSpec>().map_err(|e| {
+    let engine = info.engine.parse::<AgentSpec>().map_err(|e| {
         ToolError::Internal(format!("{}: the registered engine does not parse: {e}", info.name))
     })?;
     let engine = engine.for_players(game.num_players());
