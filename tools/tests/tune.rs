@@ -351,6 +351,7 @@ fn a_trained_network_is_written_and_read_back() {
         out: out.clone(),
         start: None,
         hidden: 16,
+        buckets: None,
         epochs: 40,
         patience: 40,
         learning_rate: 0.01,
@@ -375,6 +376,12 @@ fn a_trained_network_is_written_and_read_back() {
     let mut bad = train_args.clone();
     bad.search_weight = 2.0;
     assert!(train::run(&game, StateCodec::packed(), &Marks, &bad).is_err());
+    // Inputs of one phase split refuse more buckets, from random weights or from a start.
+    for start in [None, Some(out.clone())] {
+        let more = TrainArgs { buckets: Some(2), start, ..train_args.clone() };
+        let e = train::run(&game, StateCodec::packed(), &Marks, &more).unwrap_err().to_string();
+        assert!(e.contains("do not split into 2 phase buckets"), "{e}");
+    }
 
     // Agent specs search with the file (`net=FILE`): the win in one is found.
     use ply::search::{Budget, Position};

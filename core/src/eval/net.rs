@@ -95,6 +95,17 @@ pub trait NetInputs<G: Game>: Clone + Send + Sync + 'static {
         })
     }
 
+    /// The same inputs with their phases split into `buckets` buckets, `None` where they
+    /// split phases only one way (the default) or not into that many. [`NetEval::new`] asks
+    /// for the split of the network it is given and `tune train --buckets` trains one. A
+    /// split into `m` times the buckets should nest inside the coarser one (fine bucket `k`
+    /// within coarse bucket `k / m`), so that [`Network::split_buckets`] keeps a trained
+    /// network's answers.
+    fn with_buckets(&self, buckets: usize) -> Option<Self> {
+        let _ = buckets;
+        None
+    }
+
     /// Whether these inputs describe `game` (its board size, its player count): inputs
     /// made for one board say nothing about another. [`NetOr`] evaluates with its network
     /// only where they do. Every game, by default.
@@ -297,6 +308,47 @@ impl Network {
         let first = i.checked_mul(h)?.checked_add(h)?;
         let per_bucket = w.checked_mul(h)?.checked_add(w + w * w + w + w + 1)?;
         first.checked_add(b.checked_mul(per_bucket)?)
+    }
+
+    /// The same network with each phase bucket split into `factor` buckets, each a copy of
+    /// it: new bucket `k` answers as old bucket `k / factor` did. A start for training finer
+    /// phases from a trained network, for inputs whose split into `factor` times the buckets
+    /// nests inside the coarser one (as [`NetInputs::with_buckets`] asks), so the split
+    /// network answers every position exactly as the old one.
+    ///
+    /// # Errors
+    /// [`NetError::BadSizes`] if `factor` is 0 or the buckets would exceed [`MAX_BUCKETS`].
+    ///
+    /// ```
+    /// use ply::eval::net::Network;
+    ///
+    /// let net = Network::random(18, 16, 2, 7);
+    /// let split = net.split_buckets(3).unwrap();
+    /// assert_eq!(split.buckets, 6);
+    /// for k in 0..6 {
+    ///     assert_eq!(split.forward(&[1, 10], k), net.forward(&[1, 10], k / 3));
+    /// }
+    /// ```
+    pub fn split_buckets(&self, factor: usize) -> Result<Network, NetError> {
+        let buckets = self.buckets.checked_mul(factor).unwrap_or(0);
+        Network::check_sizes(self.inputs, self.hidden, buckets)?;
+        let mut net = Network::zeros(self.inputs, self.hidden, buckets);
+        net.w1.clone_from(&self.w1);
+        net.b1.clone_from(&self.b1);
+        let per_bucket = |old: &[f32], new: &mut [f32]| {
+            let len = old.len() / self.buckets;
+            for (k, chunk) in new.chunks_exact_mut(len).enumerate() {
+                let from = k / factor;
+                chunk.copy_from_slice(&old[from * len..(from + 1) * len]);
+            }
+        };
+        per_bucket(&self.w2, &mut net.w2);
+        per_bucket(&self.b2, &mut net.b2);
+        per_bucket(&self.w3, &mut net.w3);
+        per_bucket(&self.b3, &mut net.b3);
+        per_bucket(&self.w4, &mut net.w4);
+        per_bucket(&self.b4, &mut net.b4);
+        Ok(net)
     }
 
     /// Checks sizes as a network file's header gives them.
@@ -799,19 +851,25 @@ impl<I> NetEval<I> {
     /// The evaluation by `net` over `inputs`, in units of `scale` per unit of log-odds.
     ///
     /// # Errors
-    /// If the network's size differs from the inputs' or its weights are out of range.
+    /// If the network's inputs differ from `inputs`', its buckets differ and `inputs` do not
+    /// split into as many ([`NetInputs::with_buckets`]), or its weights are out of range.
     pub fn new<G: Game>(inputs: I, net: &Network, scale: f64) -> Result<NetEval<I>, NetError>
     where
         I: NetInputs<G>,
     {
-        if net.inputs != inputs.inputs() || net.buckets != inputs.buckets() {
-            return Err(NetError::Mismatch {
-                net_inputs: net.inputs,
-                net_buckets: net.buckets,
-                inputs: inputs.inputs(),
-                buckets: inputs.buckets(),
-            });
+        let mismatch = || NetError::Mismatch {
+            net_inputs: net.inputs,
+            net_buckets: net.buckets,
+            inputs: inputs.inputs(),
+            buckets: inputs.buckets(),
+        };
+        if net.inputs != inputs.inputs() {
+            return Err(mismatch());
         }
+        let inputs = match net.buckets == inputs.buckets() {
+            true => inputs,
+            false => inputs.with_buckets(net.buckets).ok_or_else(mismatch)?,
+        };
         let net = Arc::new(QuantNet::new(net)?);
         Ok(NetEval { inputs, net, scale: scale / f64::from(ONE * ONE) })
     }

@@ -2,12 +2,13 @@
 //!
 //! Four sets of one input per dark square, seen from the player to move (the board turned
 //! for White, so that the mover's men always go the same way): the mover's men, the
-//! mover's kings, the opponent's men and the opponent's kings; 128 inputs on 8x8. Four
-//! phase buckets by the pieces left (on 8x8: 19-24, 13-18, 7-12, 0-6).
+//! mover's kings, the opponent's men and the opponent's kings; 128 inputs on 8x8. Phase
+//! buckets by the pieces taken, four by default (on 8x8: 19-24, 13-18, 7-12, 0-6 left);
+//! a network trained with more (`tune train --buckets`) brings its own split.
 
 use std::sync::OnceLock;
 
-use ply::eval::net::{put_set, InputBits, NetEval, NetInputs, INCREMENTAL_INPUTS};
+use ply::eval::net::{put_set, InputBits, NetEval, NetInputs, INCREMENTAL_INPUTS, MAX_BUCKETS};
 use ply::eval::Evaluator;
 use ply::{Game, Player};
 
@@ -36,23 +37,35 @@ use crate::rules::{CheckersState, EnglishCheckers, Rules};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckersNetInputs {
     squares: usize,
+    /// The pieces at the start: all but the two middle rows (24 on 8x8).
+    start: usize,
+    buckets: usize,
 }
 
 impl CheckersNetInputs {
-    /// The inputs for `game`'s board.
+    /// The inputs for `game`'s board, in [`BUCKETS`] phases.
     pub fn new(game: &EnglishCheckers) -> Self {
-        CheckersNetInputs { squares: game.squares() }
+        let start = game.squares() - game.size();
+        CheckersNetInputs { squares: game.squares(), start, buckets: BUCKETS }
+    }
+
+    /// The phase bucket of a position with `pieces` on the board: the pieces taken of those
+    /// at the start, split evenly into the buckets.
+    #[inline]
+    fn bucket(&self, pieces: usize) -> usize {
+        let start = self.start.max(1);
+        (start.saturating_sub(pieces) * self.buckets / start).min(self.buckets - 1)
     }
 }
 
 impl Default for CheckersNetInputs {
     /// The inputs on 8x8.
     fn default() -> Self {
-        CheckersNetInputs { squares: 32 }
+        CheckersNetInputs::new(&EnglishCheckers::default())
     }
 }
 
-/// The number of phase buckets.
+/// The number of phase buckets of the shipped networks.
 pub const BUCKETS: usize = 4;
 
 impl NetInputs<EnglishCheckers> for CheckersNetInputs {
@@ -61,7 +74,14 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
     }
 
     fn buckets(&self) -> usize {
-        BUCKETS
+        self.buckets
+    }
+
+    /// Any count from 1 to the pieces at the start (24 on 8x8): phases of equal numbers of
+    /// pieces taken, each split nesting inside those it divides.
+    fn with_buckets(&self, buckets: usize) -> Option<Self> {
+        let most = self.start.clamp(1, MAX_BUCKETS);
+        (1..=most).contains(&buckets).then_some(CheckersNetInputs { buckets, ..*self })
     }
 
     #[inline]
@@ -91,7 +111,7 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
                 sink(set * squares + relative(sq));
             }
         }
-        bucket(game, pieces)
+        self.bucket(pieces)
     }
 
     /// The four sets as bitboards, White's turned by reversing its bits.
@@ -122,15 +142,8 @@ impl NetInputs<EnglishCheckers> for CheckersNetInputs {
         for (k, set) in sets.into_iter().enumerate() {
             put_set(bits, k * squares, set);
         }
-        bucket(game, (state.pieces[0] | state.pieces[1]).count_ones() as usize)
+        self.bucket((state.pieces[0] | state.pieces[1]).count_ones() as usize)
     }
-}
-
-/// The phase bucket of a position with `pieces` on the board: the starting pieces (three rows
-/// a side on 8x8, `size / 2 - 1` rows in general) split into [`BUCKETS`] by those taken.
-fn bucket(game: &EnglishCheckers, pieces: usize) -> usize {
-    let start = game.squares() - game.size();
-    (start.saturating_sub(pieces) * BUCKETS / start.max(1)).min(BUCKETS - 1)
 }
 
 /// The network that `tune train` fitted on standard-rules self-play positions of the 8x8
@@ -215,6 +228,35 @@ mod tests {
             let seen = check_zero_sum_evaluation(&game, &eval, 10, 200, 3, 30_000).unwrap();
             assert!(seen > 100);
         }
+    }
+
+    #[test]
+    fn finer_buckets_nest_and_a_split_network_answers_as_before() {
+        let game = EnglishCheckers::new(8, Rules::Standard).unwrap();
+        let inputs = CheckersNetInputs::new(&game);
+        assert_eq!(inputs.buckets(), BUCKETS);
+        assert!(inputs.with_buckets(0).is_none() && inputs.with_buckets(25).is_none());
+        let eight = inputs.with_buckets(8).unwrap();
+        let net = ply::eval::net::Network::from_bytes(NET_WEIGHTS).unwrap();
+        let split = net.split_buckets(2).unwrap();
+        // The network brings its bucket count: the default inputs take 8 from it.
+        let (coarse, fine) = (
+            NetEval::new::<EnglishCheckers>(inputs, &net, 100.0).unwrap(),
+            NetEval::new::<EnglishCheckers>(inputs, &split, 100.0).unwrap(),
+        );
+        assert!(NetEval::new::<EnglishCheckers>(inputs, &net.split_buckets(7).unwrap(), 1.0)
+            .is_err_and(|e| e.to_string().contains("28 buckets")));
+        let mut seen_buckets = [false; 8];
+        let seen = ply::testing::visit_random_games(&game, 20, 200, 11, |state| {
+            let b4 = inputs.active(&game, state, &mut |_| {});
+            let b8 = eight.active(&game, state, &mut |_| {});
+            assert_eq!(b8 / 2, b4);
+            seen_buckets[b8] = true;
+            let me = game.to_move(state);
+            assert_eq!(coarse.evaluate(&game, state, me), fine.evaluate(&game, state, me));
+        });
+        assert!(seen > 1000);
+        assert!(seen_buckets.iter().filter(|&&b| b).count() >= 6, "{seen_buckets:?}");
     }
 
     #[test]

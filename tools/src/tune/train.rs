@@ -39,6 +39,11 @@ pub struct TrainArgs {
     /// Width of the first layer.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Phase buckets, for inputs that split phases more than one way: random weights get
+    /// this many, and a start network with fewer has each bucket split into equal copies (a
+    /// multiple of its count). Default: the start network's, or the game's.
+    #[arg(long, value_name = "N")]
+    pub buckets: Option<usize>,
     /// Passes over the training positions, at most.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -164,6 +169,56 @@ impl Adam {
     }
 }
 
+/// The network training starts from (`--start`, its buckets split for `--buckets`, or random
+/// weights) and the inputs split into its buckets.
+fn start_network<G: ToolGame, I: NetInputs<G>>(
+    inputs: &I,
+    args: &TrainArgs,
+) -> crate::error::ToolResult<(Network, I)> {
+    let start = match &args.start {
+        Some(path) => {
+            let bytes = crate::files::read_bytes(path, crate::files::MAX_BINARY)?;
+            let net = Network::from_bytes(&bytes)
+                .map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))?;
+            if net.inputs != inputs.inputs() {
+                return Err(ToolError::Input(format!(
+                    "{}: {} inputs, this game's network has {}",
+                    path.display(),
+                    net.inputs,
+                    inputs.inputs()
+                )));
+            }
+            Some(net)
+        }
+        None => None,
+    };
+    let buckets = args.buckets.or(start.as_ref().map(|n| n.buckets)).unwrap_or(inputs.buckets());
+    let inputs = match buckets == inputs.buckets() {
+        true => inputs.clone(),
+        false => inputs.with_buckets(buckets).ok_or_else(|| {
+            ToolError::Input(format!(
+                "this game's network inputs do not split into {buckets} phase buckets \
+                 (they have {})",
+                inputs.buckets()
+            ))
+        })?,
+    };
+    let net = match start {
+        None => Network::random(inputs.inputs(), args.hidden, buckets, args.seed),
+        Some(net) if net.buckets == buckets => net,
+        Some(net) if buckets.is_multiple_of(net.buckets) => net
+            .split_buckets(buckets / net.buckets)
+            .map_err(|e| ToolError::Input(format!("--buckets {buckets}: {e}")))?,
+        Some(net) => {
+            return Err(ToolError::Input(format!(
+                "--buckets {buckets} is not a multiple of the start network's {}",
+                net.buckets
+            )))
+        }
+    };
+    Ok((net, inputs))
+}
+
 /// `tune train`: reads the data files, trains the network and writes the best epoch's.
 ///
 /// # Errors
@@ -191,6 +246,8 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
             inputs.inputs()
         )));
     }
+    let (net, inputs) = start_network::<G, I>(inputs, args)?;
+    let inputs = &inputs;
     let started = Instant::now();
     let (mut train, mut held_out) = (Samples::new(), Samples::new());
     let limit = args.max_positions.unwrap_or(usize::MAX);
@@ -240,17 +297,7 @@ pub fn run<G: ToolGame, I: NetInputs<G>>(
     if train.len() == 0 {
         return Err(ToolError::input("no training positions in the data"));
     }
-    let mut net = match &args.start {
-        Some(path) => {
-            let bytes = crate::files::read_bytes(path, crate::files::MAX_BINARY)?;
-            Network::from_bytes(&bytes)
-                .map_err(|e| ToolError::Input(format!("{}: {e}", path.display())))?
-        }
-        None => Network::random(inputs.inputs(), args.hidden, inputs.buckets(), args.seed),
-    };
-    if net.inputs != inputs.inputs() || net.buckets != inputs.buckets() {
-        return Err(ToolError::input("the start network does not fit this game's inputs"));
-    }
+    let mut net = net;
     eprintln!(
         "{} training positions, {} held out (read in {:.1} s); network {} -> {} -> 32 -> 32 -> 1 \
          x {} buckets, {} parameters; {} threads",
