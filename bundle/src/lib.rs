@@ -107,7 +107,7 @@ pub fn international_draughts() -> GameEntry<InternationalDraughts> {
     .features(ply_draughts::DraughtsFeatures)
     // Scan-like region patterns, fitted with `tune fit --features regions` (no weights ship).
     .features_named("regions", ply_draughts::regions::DraughtsRegions)
-    .net_inputs(|_| ply_draughts::net::DraughtsNetInputs)
+    .net_inputs(|_| ply_draughts::net::DraughtsNetInputs::default())
     .packed()
     .endgame()
     .engine(draughts_hub_codec())

@@ -2,13 +2,14 @@
 //!
 //! Four sets of one input per square, seen from the player to move (the board turned for
 //! Black, so that the mover's men always go towards square 1): the mover's men, the mover's
-//! kings, the opponent's men and the opponent's kings; 200 inputs. Four phase buckets by
-//! the pieces left (31-40, 21-30, 11-20, 0-10). [`DraughtsNet`] is the trained network over
+//! kings, the opponent's men and the opponent's kings; 200 inputs. Phase buckets by the
+//! pieces taken, four by default (31-40, 21-30, 11-20, 0-10 left); a network trained with more
+//! (`tune train --buckets`) brings its own split. [`DraughtsNet`] is the trained network over
 //! them.
 
 use std::sync::OnceLock;
 
-use ply::eval::net::{put_set, InputBits, NetEval, NetInputs};
+use ply::eval::net::{put_set, InputBits, NetEval, NetInputs, MAX_BUCKETS};
 use ply::eval::Evaluator;
 use ply::Player;
 
@@ -25,16 +26,34 @@ use crate::rules::{DraughtsState, InternationalDraughts};
 ///
 /// let game = InternationalDraughts::new();
 /// let mut active = Vec::new();
-/// let bucket = DraughtsNetInputs.active(&game, &game.initial_state(), &mut |i| active.push(i));
+/// let bucket = DraughtsNetInputs::default().active(&game, &game.initial_state(), &mut |i| active.push(i));
 /// assert_eq!((active.len(), bucket), (40, 0));
 /// // White moves first: its men on squares 31-50, Black's on 1-20.
 /// assert_eq!(active[..20], (30..50).collect::<Vec<_>>()[..]);
 /// assert_eq!(active[20..], (100..120).collect::<Vec<_>>()[..]);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DraughtsNetInputs;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DraughtsNetInputs {
+    buckets: usize,
+}
 
-/// The number of phase buckets.
+impl Default for DraughtsNetInputs {
+    /// The inputs in [`BUCKETS`] phases.
+    fn default() -> Self {
+        DraughtsNetInputs { buckets: BUCKETS }
+    }
+}
+
+impl DraughtsNetInputs {
+    /// The phase bucket of a position with `pieces` on the board: the 40 pieces of the start
+    /// split evenly by those taken.
+    #[inline]
+    fn bucket(&self, pieces: usize) -> usize {
+        (40usize.saturating_sub(pieces) * self.buckets / 40).min(self.buckets - 1)
+    }
+}
+
+/// The number of phase buckets of the shipped network.
 pub const BUCKETS: usize = 4;
 
 impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
@@ -43,7 +62,13 @@ impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
     }
 
     fn buckets(&self) -> usize {
-        BUCKETS
+        self.buckets
+    }
+
+    /// Any count from 1 to 40 (the pieces at the start): phases of equal numbers of pieces
+    /// taken, each split nesting inside those it divides.
+    fn with_buckets(&self, buckets: usize) -> Option<Self> {
+        (1..=40.min(MAX_BUCKETS)).contains(&buckets).then_some(DraughtsNetInputs { buckets })
     }
 
     #[inline]
@@ -75,7 +100,7 @@ impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
                 sink(set * 50 + relative(square_of(bit)));
             }
         }
-        bucket(pieces)
+        self.bucket(pieces)
     }
 
     /// The four sets as 50-bit boards (the layout's ghost bits left out), Black's turned by
@@ -99,13 +124,8 @@ impl NetInputs<InternationalDraughts> for DraughtsNetInputs {
         {
             put_set(bits, k * 50, set);
         }
-        bucket((p.white | p.black).count_ones() as usize)
+        self.bucket((p.white | p.black).count_ones() as usize)
     }
-}
-
-/// The phase bucket of a position with `pieces` on the board.
-fn bucket(pieces: usize) -> usize {
-    (40usize.saturating_sub(pieces) * BUCKETS / 40).min(BUCKETS - 1)
 }
 
 /// A bitboard's squares as 50 bits, square `s` at bit `s - 1`: the layout's five groups of
@@ -143,7 +163,11 @@ impl Default for DraughtsNet {
     fn default() -> Self {
         static NET: OnceLock<NetEval<DraughtsNetInputs>> = OnceLock::new();
         let eval = NET.get_or_init(|| {
-            NetEval::embedded::<InternationalDraughts>(DraughtsNetInputs, NET_WEIGHTS, 100.0)
+            NetEval::embedded::<InternationalDraughts>(
+                DraughtsNetInputs::default(),
+                NET_WEIGHTS,
+                100.0,
+            )
         });
         DraughtsNet { eval: eval.clone() }
     }
@@ -177,13 +201,34 @@ mod tests {
     }
 
     #[test]
+    fn finer_buckets_nest_and_a_split_network_answers_as_before() {
+        let game = InternationalDraughts::new();
+        let inputs = DraughtsNetInputs::default();
+        assert!(inputs.with_buckets(0).is_none() && inputs.with_buckets(41).is_none());
+        let twelve = inputs.with_buckets(12).unwrap();
+        let net = ply::eval::net::Network::from_bytes(NET_WEIGHTS).unwrap();
+        let coarse = NetEval::new::<InternationalDraughts>(inputs, &net, 100.0).unwrap();
+        let fine =
+            NetEval::new::<InternationalDraughts>(inputs, &net.split_buckets(3).unwrap(), 100.0)
+                .unwrap();
+        let seen = ply::testing::visit_random_games(&game, 10, 300, 3, |state| {
+            let b4 = inputs.active(&game, state, &mut |_| {});
+            assert_eq!(twelve.active(&game, state, &mut |_| {}) / 3, b4);
+            let me = ply::Game::to_move(&game, state);
+            assert_eq!(coarse.evaluate(&game, state, me), fine.evaluate(&game, state, me));
+        });
+        assert!(seen > 500);
+    }
+
+    #[test]
     fn inputs_are_the_mirror_image_for_the_other_side() {
         let game = InternationalDraughts::new();
+        let inputs = DraughtsNetInputs::default();
         let white = game.parse_state("W:W28,K45:B12,K6").unwrap();
         let black = game.parse_state("B:W39,K45:B23,K6").unwrap();
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        let ba = DraughtsNetInputs.active(&game, &white, &mut |i| a.push(i));
-        let bb = DraughtsNetInputs.active(&game, &black, &mut |i| b.push(i));
+        let ba = inputs.active(&game, &white, &mut |i| a.push(i));
+        let bb = inputs.active(&game, &black, &mut |i| b.push(i));
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!((a, ba), (b, bb));
@@ -193,12 +238,13 @@ mod tests {
     #[test]
     fn the_input_bits_are_the_active_inputs() {
         let game = InternationalDraughts::new();
+        let inputs = DraughtsNetInputs::default();
         let seen = ply::testing::visit_random_games(&game, 10, 300, 5, |state| {
             let mut listed = [0u64; 4];
             let listed_bucket =
-                DraughtsNetInputs.active(&game, state, &mut |k| listed[k / 64] |= 1 << (k % 64));
+                inputs.active(&game, state, &mut |k| listed[k / 64] |= 1 << (k % 64));
             let mut bits = [0u64; 4];
-            assert_eq!(DraughtsNetInputs.active_bits(&game, state, &mut bits), listed_bucket);
+            assert_eq!(inputs.active_bits(&game, state, &mut bits), listed_bucket);
             assert_eq!(bits, listed);
         });
         assert!(seen > 100);
